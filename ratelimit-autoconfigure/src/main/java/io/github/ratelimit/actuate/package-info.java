@@ -1,0 +1,7 @@
+/**
+ * The ratelimits Actuator endpoint.
+ */
+@NullMarked
+package io.github.ratelimit.actuate;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Annotations for controllers.
+ */
+@NullMarked
+package io.github.ratelimit.annotation;
+
+import org.jspecify.annotations.NullMarked;

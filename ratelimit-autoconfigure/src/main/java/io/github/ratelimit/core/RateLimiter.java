@@ -1,0 +1,203 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.CheckResult;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreDecision;
+
+/**
+ * The pipeline without the web: identify the caller, look up the policies of its tier and the request's
+ * group, let the store decide every limit at once, and turn the answer into a {@link Decision} that
+ * names the most actionable reason. Used by the servlet filter and the WebFlux filter alike.
+ */
+public final class RateLimiter {
+
+	private static final Logger logger = LoggerFactory.getLogger(RateLimiter.class);
+
+	private final CallerIdentifier identifier;
+
+	private final PolicyTable policies;
+
+	private final RateLimitStore store;
+
+	private final FailureMode failureMode;
+
+	private final @Nullable RateLimitStore fallbackStore;
+
+	private final Clock clock;
+
+	/**
+	 * Creates a limiter.
+	 * @param identifier identifies callers
+	 * @param policies the configured limits
+	 * @param store the store that decides
+	 * @param failureMode what to do when the store cannot decide
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 */
+	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
+			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock) {
+		if (failureMode == FailureMode.LOCAL && fallbackStore == null) {
+			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
+		}
+		this.identifier = identifier;
+		this.policies = policies;
+		this.store = store;
+		this.failureMode = failureMode;
+		this.fallbackStore = fallbackStore;
+		this.clock = clock;
+	}
+
+	/** Decides a request, blocking for at most the store's timeout. */
+	public Decision decide(ClientRequest request, Classification classification) {
+		Plan plan = plan(request, classification);
+		if (plan.decision != null) {
+			return plan.decision;
+		}
+		StoreDecision storeDecision;
+		try {
+			storeDecision = this.store.decide(plan.checks);
+		}
+		catch (RuntimeException ex) {
+			return onStoreFailure(plan, ex);
+		}
+		return evaluate(plan, storeDecision);
+	}
+
+	/** Decides a request without blocking the calling thread. The future never completes exceptionally. */
+	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification) {
+		Plan plan = plan(request, classification);
+		if (plan.decision != null) {
+			return CompletableFuture.completedFuture(plan.decision);
+		}
+		CompletableFuture<StoreDecision> future;
+		try {
+			future = this.store.decideAsync(plan.checks);
+		}
+		catch (RuntimeException ex) {
+			future = CompletableFuture.failedFuture(ex);
+		}
+		return future.handle((storeDecision, failure) -> (failure != null) ? onStoreFailure(plan, unwrap(failure))
+				: evaluate(plan, storeDecision));
+	}
+
+	private Plan plan(ClientRequest request, Classification classification) {
+		Identity identity = this.identifier.identify(request);
+		if (classification.excluded()) {
+			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification));
+		}
+		List<Policy> applicable = this.policies.policies(identity.tier(), classification.group());
+		List<LimitCheck> checks = new ArrayList<>(applicable.size());
+		for (Policy policy : applicable) {
+			String id = identity.idFor(policy.dimension());
+			if (id == null) {
+				continue;
+			}
+			if (policy.limit().blocked()) {
+				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
+						classification, List.of(), null, 0, policy, this.clock.instant()));
+			}
+			checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
+		}
+		if (checks.isEmpty()) {
+			return new Plan(identity, classification, checks, decision(Outcome.UNLIMITED, identity, classification));
+		}
+		return new Plan(identity, classification, checks, null);
+	}
+
+	private Decision onStoreFailure(Plan plan, Throwable failure) {
+		logger.debug("Rate-limit store failed; failure mode {}", this.failureMode, failure);
+		return switch (this.failureMode) {
+			case OPEN -> decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
+			case CLOSED -> decision(Outcome.UNAVAILABLE, plan.identity, plan.classification);
+			case LOCAL -> {
+				try {
+					yield evaluate(plan, this.fallbackStore.decide(plan.checks));
+				}
+				catch (RuntimeException ex) {
+					yield decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
+				}
+			}
+		};
+	}
+
+	private Decision evaluate(Plan plan, StoreDecision storeDecision) {
+		List<LimitCheck> checks = plan.checks;
+		List<PolicyState> states = new ArrayList<>();
+		PolicyState binding = null;
+		long longestWait = -1;
+		boolean admitted = storeDecision.admitted();
+		for (int i = 0; i < checks.size(); i++) {
+			LimitCheck check = checks.get(i);
+			CheckResult result = storeDecision.results().get(i);
+			Policy policy = check.policy();
+			String id = plan.identity.idFor(policy.dimension());
+			List<Bandwidth> bandwidths = policy.limit().bandwidths();
+			for (int b = 0; b < bandwidths.size(); b++) {
+				Bandwidth bandwidth = bandwidths.get(b);
+				long available = result.available()[b];
+				boolean violated = !admitted && available < check.cost();
+				long resetMillis = violated ? bandwidth.millisToRefill(check.cost() - available)
+						: bandwidth.millisToRefill(bandwidth.capacity() - available);
+				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
+				PolicyState state = new PolicyState(policy, b, id, available, resetSeconds, violated);
+				states.add(state);
+				if (admitted) {
+					// report the bandwidth closest to exhaustion; earlier (org first) wins ties
+					if (binding == null || available < binding.remaining()) {
+						binding = state;
+					}
+				}
+				else if (violated && (resetMillis > longestWait || (resetMillis == longestWait
+						&& policy.dimension().ordinal() < binding.dimension().ordinal()))) {
+					// the longest wait is the most actionable reason: sooner would fail again
+					binding = state;
+					longestWait = resetMillis;
+				}
+			}
+		}
+		if (!admitted && binding == null) {
+			throw new IllegalStateException("store rejected a request but no bucket was short: " + storeDecision);
+		}
+		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
+		long retryAfter = admitted ? 0 : binding.resetSeconds();
+		return new Decision(outcome, plan.identity, plan.classification, List.copyOf(states), binding, retryAfter,
+				null, this.clock.instant());
+	}
+
+	private Decision decision(Outcome outcome, Identity identity, Classification classification) {
+		return new Decision(outcome, identity, classification, List.of(), null, 0, null, this.clock.instant());
+	}
+
+	private static long ceilSeconds(long millis) {
+		return (millis + 999) / 1000;
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	/** The policies of this limiter. */
+	public PolicyTable policies() {
+		return this.policies;
+	}
+
+	private record Plan(Identity identity, Classification classification, List<LimitCheck> checks,
+			@Nullable Decision decision) {
+	}
+
+}

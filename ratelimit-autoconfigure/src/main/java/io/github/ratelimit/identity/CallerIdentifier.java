@@ -1,0 +1,69 @@
+package io.github.ratelimit.identity;
+
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.core.Identity;
+
+/**
+ * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order; the first
+ * verified caller wins. Without one the request is anonymous, known by its client address only.
+ */
+public final class CallerIdentifier {
+
+	private static final Logger logger = LoggerFactory.getLogger(CallerIdentifier.class);
+
+	private final List<IdentityResolver> resolvers;
+
+	private final ClientIpResolver ipResolver;
+
+	private final Set<String> tiers;
+
+	private final String anonymousTier;
+
+	private final String authenticatedTier;
+
+	/**
+	 * Creates an identifier.
+	 * @param resolvers the resolvers, in the order to ask them
+	 * @param ipResolver finds the client address
+	 * @param tiers the configured tiers: a caller naming another tier gets {@code authenticatedTier}
+	 * @param anonymousTier the tier of anonymous callers
+	 * @param authenticatedTier the tier of verified callers that name no configured tier
+	 */
+	public CallerIdentifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Set<String> tiers,
+			String anonymousTier, String authenticatedTier) {
+		this.resolvers = List.copyOf(resolvers);
+		this.ipResolver = ipResolver;
+		this.tiers = Set.copyOf(tiers);
+		this.anonymousTier = anonymousTier;
+		this.authenticatedTier = authenticatedTier;
+	}
+
+	/** Identifies the caller of a request. Never throws for anything the request carries. */
+	public Identity identify(ClientRequest request) {
+		String ip = this.ipResolver.resolve(request);
+		for (IdentityResolver resolver : this.resolvers) {
+			Caller caller;
+			try {
+				caller = resolver.resolve(request);
+			}
+			catch (RuntimeException ex) {
+				// a broken resolver must not turn into a 500, nor into a higher tier
+				logger.warn("Identity resolver {} failed; treating the request as anonymous", resolver, ex);
+				return Identity.anonymous(ip, this.anonymousTier);
+			}
+			if (caller != null) {
+				String tier = (caller.tier() != null && this.tiers.contains(caller.tier())) ? caller.tier()
+						: this.authenticatedTier;
+				return new Identity(caller.user(), caller.org(), caller.token(), ip, tier, true);
+			}
+		}
+		return Identity.anonymous(ip, this.anonymousTier);
+	}
+
+}

@@ -1,0 +1,47 @@
+package io.github.ratelimit.policy;
+
+import java.time.Duration;
+
+/**
+ * One token bucket bandwidth: {@code capacity} tokens, refilled greedily at {@code refillTokens} per
+ * {@code period}. {@code 100/1m} is capacity 100 refilled 100 per minute; {@code 100/1m burst 150} has
+ * capacity 150 refilled 100 per minute.
+ *
+ * @param capacity the most tokens the bucket holds
+ * @param refillTokens tokens added over one period
+ * @param period the refill period
+ * @param label the period as written in configuration, normalised ({@code 1m}, {@code 15m}, {@code 1h})
+ */
+public record Bandwidth(long capacity, long refillTokens, Duration period, String label) {
+
+	public Bandwidth {
+		if (capacity < 1 || refillTokens < 1) {
+			throw new IllegalArgumentException("capacity and refill must be positive");
+		}
+		if (period.isNegative() || period.isZero()) {
+			throw new IllegalArgumentException("period must be positive");
+		}
+	}
+
+	/** The window in whole seconds (at least 1), as reported in {@code RateLimit-Policy: w=}. */
+	public long windowSeconds() {
+		return Math.max(1, ceilDiv(this.period.toMillis(), 1000));
+	}
+
+	/**
+	 * Milliseconds until {@code tokens} more tokens have been refilled, rounded up; 0 when
+	 * {@code tokens <= 0}.
+	 */
+	public long millisToRefill(long tokens) {
+		if (tokens <= 0) {
+			return 0;
+		}
+		// tokens * period / refill, in exact integer arithmetic (no overflow for sane limits)
+		return ceilDiv(Math.multiplyExact(tokens, this.period.toMillis()), this.refillTokens);
+	}
+
+	private static long ceilDiv(long x, long y) {
+		return -Math.floorDiv(-x, y);
+	}
+
+}

@@ -1,0 +1,99 @@
+package io.github.ratelimit.policy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses limit strings: {@code N/<duration>} items separated by commas, each optionally followed by
+ * {@code burst M}; or {@code 0} to block. Durations are a positive number and a unit ({@code ms},
+ * {@code s}, {@code m}, {@code h}, {@code d}), the number defaulting to 1 ({@code 100/m}). Runs at
+ * startup only.
+ */
+public final class LimitParser {
+
+	/** A valid example, shown in error messages. */
+	public static final String EXAMPLE = "50/1m, 500/1h";
+
+	/** Beyond this a bucket's arithmetic could overflow; no real API needs more. */
+	static final long MAX_TOKENS = 1_000_000_000_000L;
+
+	private static final Pattern ITEM = Pattern
+		.compile("(\\d{1,13})\\s*/\\s*(\\d{0,9})\\s*([a-z]+)(?:\\s+burst\\s+(\\d{1,13}))?");
+
+	private LimitParser() {
+	}
+
+	/**
+	 * Parses a limit string.
+	 * @param text the configured value
+	 * @return the limit
+	 * @throws IllegalArgumentException with a reason a user can act on
+	 */
+	public static Limit parse(String text) {
+		String spec = text.trim().toLowerCase(Locale.ROOT);
+		if (spec.isEmpty()) {
+			throw new IllegalArgumentException("a limit must not be empty");
+		}
+		if (spec.equals("0")) {
+			return Limit.BLOCKED;
+		}
+		List<Bandwidth> bandwidths = new ArrayList<>();
+		List<String> normalised = new ArrayList<>();
+		for (String item : spec.split(",", -1)) {
+			Bandwidth bandwidth = parseItem(item.trim());
+			bandwidths.add(bandwidth);
+			normalised.add(describe(bandwidth));
+		}
+		return new Limit(String.join(", ", normalised), bandwidths);
+	}
+
+	private static Bandwidth parseItem(String item) {
+		Matcher matcher = ITEM.matcher(item);
+		if (!matcher.matches()) {
+			throw new IllegalArgumentException("'" + item + "' is not of the form N/<duration> [burst M]");
+		}
+		long tokens = Long.parseLong(matcher.group(1));
+		long amount = matcher.group(2).isEmpty() ? 1 : Long.parseLong(matcher.group(2));
+		String unit = matcher.group(3);
+		if (tokens < 1 || tokens > MAX_TOKENS) {
+			throw new IllegalArgumentException(
+					"'" + item + "': the number of requests must be between 1 and " + MAX_TOKENS + " (use 0 alone to block)");
+		}
+		if (amount < 1) {
+			throw new IllegalArgumentException("'" + item + "': the duration must be positive");
+		}
+		Duration period = switch (unit) {
+			case "ms" -> Duration.ofMillis(amount);
+			case "s" -> Duration.ofSeconds(amount);
+			case "m" -> Duration.ofMinutes(amount);
+			case "h" -> Duration.ofHours(amount);
+			case "d" -> Duration.ofDays(amount);
+			case "day", "week", "month" -> throw new IllegalArgumentException("'" + item
+					+ "': calendar quotas (N/day, N/week, N/month) are not supported yet; use a rolling window such as N/1d");
+			default -> throw new IllegalArgumentException(
+					"'" + item + "': unknown duration unit '" + unit + "' (use ms, s, m, h or d)");
+		};
+		if (period.toMillis() < 1) {
+			throw new IllegalArgumentException("'" + item + "': the duration must be at least 1ms");
+		}
+		long capacity = tokens;
+		if (matcher.group(4) != null) {
+			capacity = Long.parseLong(matcher.group(4));
+			if (capacity < tokens || capacity > MAX_TOKENS) {
+				throw new IllegalArgumentException(
+						"'" + item + "': burst must be at least the number of requests (" + tokens + ")");
+			}
+		}
+		return new Bandwidth(capacity, tokens, period, amount + unit);
+	}
+
+	private static String describe(Bandwidth bandwidth) {
+		String text = bandwidth.refillTokens() + "/" + bandwidth.label();
+		return (bandwidth.capacity() != bandwidth.refillTokens()) ? text + " burst " + bandwidth.capacity() : text;
+	}
+
+}

@@ -1,0 +1,166 @@
+package io.github.ratelimit.policy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.Dimension;
+
+/**
+ * Every configured limit, indexed by tier and endpoint group. For a request of tier {@code T} in group
+ * {@code G}, each dimension of {@code T} contributes its limit for {@code G} (or for {@code default}),
+ * and the per-IP backstop its limit for {@code G} (or {@code default}). Built and validated once at
+ * startup; lookups on the request path are two map reads.
+ */
+public final class PolicyTable {
+
+	/** Names of tiers and groups: they appear in headers, keys and metric tags, so keep them plain. */
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+	private final Map<String, Map<Dimension, Map<String, Policy>>> tiers;
+
+	private final Map<String, Policy> backstop;
+
+	private final Set<String> groups;
+
+	private final Map<String, Map<String, List<Policy>>> resolved = new ConcurrentHashMap<>();
+
+	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
+			Set<String> groups) {
+		this.tiers = tiers;
+		this.backstop = backstop;
+		this.groups = groups;
+	}
+
+	/**
+	 * Builds and validates the table.
+	 * @param tiers tier, then dimension key, then group (or {@code default}), then limit string, as in
+	 * {@code ratelimit.tiers}
+	 * @param backstop group (or {@code default}) to limit string, as in {@code ratelimit.ip}
+	 * @param groups the names of the configured endpoint groups
+	 * @param storeKeyPrefix the namespace of store keys
+	 * @return the table
+	 * @throws InvalidPolicyException naming the first invalid property
+	 */
+	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
+			Set<String> groups, String storeKeyPrefix) {
+		Set<String> knownGroups = new LinkedHashSet<>(groups);
+		knownGroups.add(Classification.DEFAULT_GROUP);
+		for (String group : groups) {
+			checkName("ratelimit.groups." + group, group);
+		}
+		Map<String, Map<Dimension, Map<String, Policy>>> tierPolicies = new LinkedHashMap<>();
+		tiers.forEach((tier, dimensions) -> {
+			checkName("ratelimit.tiers." + tier, tier);
+			if (Policy.BACKSTOP.equals(tier)) {
+				throw new InvalidPolicyException("ratelimit.tiers." + tier, tier,
+						"'" + Policy.BACKSTOP + "' is reserved for the per-IP backstop (ratelimit.ip)", "premium");
+			}
+			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
+			dimensions.forEach((dimensionKey, limits) -> {
+				String property = "ratelimit.tiers." + tier + "." + dimensionKey;
+				Dimension dimension = Dimension.fromKey(dimensionKey);
+				if (dimension == null) {
+					throw new InvalidPolicyException(property, dimensionKey,
+							"unknown dimension; use user, org, token or ip", "ratelimit.tiers." + tier + ".user.default=100/1m");
+				}
+				byDimension.put(dimension, policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix));
+			});
+			tierPolicies.put(tier, byDimension);
+		});
+		Map<String, Policy> backstopPolicies = policies("ratelimit.ip", Policy.BACKSTOP, Dimension.IP, backstop,
+				knownGroups, storeKeyPrefix);
+		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups));
+	}
+
+	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
+			Map<String, String> limits, Set<String> groups, String storeKeyPrefix) {
+		Map<String, Policy> policies = new LinkedHashMap<>();
+		limits.forEach((group, text) -> {
+			String groupProperty = property + "." + group;
+			if (!groups.contains(group)) {
+				throw new InvalidPolicyException(groupProperty, text,
+						"unknown endpoint group '" + group + "'; known groups are " + groups
+								+ " (declare it under ratelimit.groups)",
+						property + ".default=" + LimitParser.EXAMPLE);
+			}
+			Limit limit;
+			try {
+				limit = LimitParser.parse(text);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidPolicyException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
+			}
+			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix));
+		});
+		return policies;
+	}
+
+	private static void checkName(String property, String name) {
+		if (!NAME.matcher(name).matches()) {
+			throw new InvalidPolicyException(property, name,
+					"names may hold letters, digits, '.', '_' and '-' (at most 64)", "premium");
+		}
+	}
+
+	/**
+	 * The policies for a request of {@code tier} in {@code group}, in dimension order (org, user, token,
+	 * ip) with the backstop last. A tier that is not configured gets the backstop only.
+	 */
+	public List<Policy> policies(String tier, String group) {
+		Map<String, List<Policy>> byGroup = this.resolved.computeIfAbsent(tier, (key) -> new ConcurrentHashMap<>());
+		List<Policy> policies = byGroup.get(group);
+		if (policies == null) {
+			// bounded: tiers and groups are finite sets from configuration and annotations
+			policies = byGroup.computeIfAbsent(group, (key) -> resolve(tier, group));
+		}
+		return policies;
+	}
+
+	private List<Policy> resolve(String tier, String group) {
+		List<Policy> policies = new ArrayList<>();
+		Map<Dimension, Map<String, Policy>> dimensions = this.tiers.getOrDefault(tier, Map.of());
+		for (Dimension dimension : Dimension.values()) {
+			Policy policy = pick(dimensions.getOrDefault(dimension, Map.of()), group);
+			if (policy != null) {
+				policies.add(policy);
+			}
+		}
+		Policy backstopPolicy = pick(this.backstop, group);
+		if (backstopPolicy != null) {
+			policies.add(backstopPolicy);
+		}
+		return List.copyOf(policies);
+	}
+
+	private static @Nullable Policy pick(Map<String, Policy> byGroup, String group) {
+		Policy policy = byGroup.get(group);
+		return (policy != null) ? policy : byGroup.get(Classification.DEFAULT_GROUP);
+	}
+
+	/** Whether a tier is configured. */
+	public boolean hasTier(String tier) {
+		return this.tiers.containsKey(tier);
+	}
+
+	/** The configured tiers, in configuration order. */
+	public Set<String> tiers() {
+		return Collections.unmodifiableSet(this.tiers.keySet());
+	}
+
+	/** The configured endpoint groups and {@code default}. */
+	public Set<String> groups() {
+		return this.groups;
+	}
+
+}

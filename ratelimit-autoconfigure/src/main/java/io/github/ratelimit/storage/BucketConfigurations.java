@@ -1,0 +1,47 @@
+package io.github.ratelimit.storage;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.ConfigurationBuilder;
+
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.Policy;
+
+/**
+ * Bucket4j configurations of policies, built once per policy. Shared by the Bucket4j-based stores.
+ */
+public final class BucketConfigurations {
+
+	private final Map<Policy, BucketConfiguration> configurations = new ConcurrentHashMap<>();
+
+	/** The Bucket4j configuration for a policy's limit (bandwidths in the limit's order). */
+	public BucketConfiguration of(Policy policy) {
+		BucketConfiguration configuration = this.configurations.get(policy);
+		return (configuration != null) ? configuration : this.configurations.computeIfAbsent(policy, BucketConfigurations::build);
+	}
+
+	private static BucketConfiguration build(Policy policy) {
+		ConfigurationBuilder builder = BucketConfiguration.builder();
+		for (Bandwidth bandwidth : policy.limit().bandwidths()) {
+			builder.addLimit((limit) -> limit.capacity(bandwidth.capacity())
+				.refillGreedy(bandwidth.refillTokens(), bandwidth.period()));
+		}
+		return builder.build();
+	}
+
+	/**
+	 * How long an untouched bucket of this policy takes to be full again: after that, forgetting it changes
+	 * nothing, so it is how long stores keep idle buckets.
+	 */
+	public static Duration timeToFull(Policy policy) {
+		long millis = 0;
+		for (Bandwidth bandwidth : policy.limit().bandwidths()) {
+			millis = Math.max(millis, bandwidth.millisToRefill(bandwidth.capacity()));
+		}
+		return Duration.ofMillis(Math.max(1, millis));
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * The Spring MVC (servlet) filter.
+ */
+@NullMarked
+package io.github.ratelimit.web.servlet;
+
+import org.jspecify.annotations.NullMarked;
