@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.core.Dimension;
 
 /**
@@ -50,7 +51,7 @@ public final class PolicyTable {
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @return the table
-	 * @throws InvalidPolicyException naming the first invalid property
+	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
 			Set<String> groups, String storeKeyPrefix) {
@@ -63,7 +64,7 @@ public final class PolicyTable {
 		tiers.forEach((tier, dimensions) -> {
 			checkName("ratelimit.tiers." + tier, tier);
 			if (Policy.BACKSTOP.equals(tier)) {
-				throw new InvalidPolicyException("ratelimit.tiers." + tier, tier,
+				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
 						"'" + Policy.BACKSTOP + "' is reserved for the per-IP backstop (ratelimit.ip)", "premium");
 			}
 			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
@@ -71,7 +72,7 @@ public final class PolicyTable {
 				String property = "ratelimit.tiers." + tier + "." + dimensionKey;
 				Dimension dimension = Dimension.fromKey(dimensionKey);
 				if (dimension == null) {
-					throw new InvalidPolicyException(property, dimensionKey,
+					throw new InvalidRateLimitConfigurationException(property, dimensionKey,
 							"unknown dimension; use user, org, token or ip", "ratelimit.tiers." + tier + ".user.default=100/1m");
 				}
 				byDimension.put(dimension, policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix));
@@ -89,7 +90,7 @@ public final class PolicyTable {
 		limits.forEach((group, text) -> {
 			String groupProperty = property + "." + group;
 			if (!groups.contains(group)) {
-				throw new InvalidPolicyException(groupProperty, text,
+				throw new InvalidRateLimitConfigurationException(groupProperty, text,
 						"unknown endpoint group '" + group + "'; known groups are " + groups
 								+ " (declare it under ratelimit.groups)",
 						property + ".default=" + LimitParser.EXAMPLE);
@@ -99,7 +100,7 @@ public final class PolicyTable {
 				limit = LimitParser.parse(text);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidPolicyException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
+				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
 			}
 			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix));
 		});
@@ -108,7 +109,7 @@ public final class PolicyTable {
 
 	private static void checkName(String property, String name) {
 		if (!NAME.matcher(name).matches()) {
-			throw new InvalidPolicyException(property, name,
+			throw new InvalidRateLimitConfigurationException(property, name,
 					"names may hold letters, digits, '.', '_' and '-' (at most 64)", "premium");
 		}
 	}

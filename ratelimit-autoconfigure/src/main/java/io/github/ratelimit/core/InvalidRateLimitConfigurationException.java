@@ -1,10 +1,10 @@
-package io.github.ratelimit.policy;
+package io.github.ratelimit.core;
 
 /**
- * A configured limit, group, tier or address range that cannot work. Startup fails with it, and a
+ * A configured limit, group, tier, address range or other rate-limit property that cannot work. Startup fails with it, and a
  * failure analyzer turns it into a message that names the property and shows a valid value.
  */
-public class InvalidPolicyException extends RuntimeException {
+public class InvalidRateLimitConfigurationException extends RuntimeException {
 
 	private final String property;
 
@@ -21,7 +21,7 @@ public class InvalidPolicyException extends RuntimeException {
 	 * @param reason what is wrong
 	 * @param example a valid value for that property
 	 */
-	public InvalidPolicyException(String property, Object value, String reason, String example) {
+	public InvalidRateLimitConfigurationException(String property, Object value, String reason, String example) {
 		super("Invalid value '" + value + "' for property '" + property + "': " + reason + " (for example: " + example
 				+ ")");
 		this.property = property;

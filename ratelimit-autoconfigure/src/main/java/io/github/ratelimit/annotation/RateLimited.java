@@ -1,0 +1,35 @@
+package io.github.ratelimit.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Puts a controller, or one of its handler methods, in an endpoint group and sets what a request costs.
+ * The method's annotation wins over the class's; both win over the path patterns of
+ * {@code ratelimit.groups}. The group's limits come from {@code ratelimit.tiers.<tier>.<dimension>.<group>}
+ * (or {@code default}), so a group named here need not be declared under {@code ratelimit.groups}.
+ *
+ * <pre class="code">
+ * &#64;RateLimited(group = "export", cost = 10)
+ * &#64;GetMapping("/v1/export")
+ * Export export() { ... }
+ * </pre>
+ */
+@Target({ ElementType.TYPE, ElementType.METHOD })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface RateLimited {
+
+	/** The endpoint group; empty keeps the group matched by path (or {@code default}). */
+	String group() default "";
+
+	/** Tokens a request takes from every applicable bucket; 0 keeps the group's configured cost. */
+	long cost() default 0;
+
+	/** Whether no limit applies to the annotated handlers at all (for example a health probe). */
+	boolean exempt() default false;
+
+}

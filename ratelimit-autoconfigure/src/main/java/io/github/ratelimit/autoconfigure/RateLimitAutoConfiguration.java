@@ -1,0 +1,149 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.bucket4j.TimeMeter;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.core.RejectionLogger;
+import io.github.ratelimit.http.ProblemDetailsBodyWriter;
+import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.http.RejectionBodyWriter;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.servlet.RateLimitFilter;
+import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
+
+/**
+ * Auto-configuration of the rate limiter: policies, identities, the store (in memory unless
+ * {@link RateLimitRedisAutoConfiguration} provided one) and the web filter of the application's stack.
+ * Every property is validated here, at startup.
+ */
+@AutoConfiguration(after = RateLimitRedisAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RateLimitProperties.class)
+public final class RateLimitAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	PolicyTable rateLimitPolicyTable(RateLimitProperties properties) {
+		return RateLimitPropertiesValidator.policyTable(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ClientIpResolver rateLimitClientIpResolver(RateLimitProperties properties) {
+		return RateLimitPropertiesValidator.clientIpResolver(properties.getIdentity());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	CallerIdentifier rateLimitCallerIdentifier(RateLimitProperties properties, PolicyTable policyTable,
+			ClientIpResolver clientIpResolver, ObjectProvider<IdentityResolver> identityResolvers) {
+		RateLimitProperties.Identity identity = properties.getIdentity();
+		List<IdentityResolver> resolvers = new ArrayList<>(identityResolvers.orderedStream().toList());
+		if (!identity.getApiKeys().isEmpty()) {
+			resolvers.add(RateLimitPropertiesValidator.apiKeyResolver(identity, policyTable));
+		}
+		if (SpringSecurityResolvers.isPresent()) {
+			resolvers.add(SpringSecurityResolvers.create(identity));
+		}
+		return new CallerIdentifier(resolvers, clientIpResolver, policyTable.tiers(), identity.getAnonymousTier(),
+				identity.getAuthenticatedTier());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitStore rateLimitStore(RateLimitProperties properties) {
+		RateLimitProperties.Storage storage = properties.getStorage();
+		if (storage.getType() == RateLimitProperties.StorageType.REDIS) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.type", "redis",
+					"no Redis connection is configured: add spring-boot-starter-data-redis and set spring.data.redis.url",
+					"memory");
+		}
+		return inMemoryStore(storage);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
+			RateLimitStore store) {
+		RateLimitProperties.Storage storage = properties.getStorage();
+		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
+		return new RateLimiter(callerIdentifier, policyTable, store, storage.getFailureMode(), fallback,
+				Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitHeaders rateLimitHeaders(RateLimitProperties properties) {
+		return RateLimitPropertiesValidator.headers(properties.getHeaders());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RejectionBodyWriter rateLimitRejectionBodyWriter() {
+		return new ProblemDetailsBodyWriter();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RejectionLogger rateLimitRejectionLogger() {
+		return new RejectionLogger();
+	}
+
+	private static InMemoryRateLimitStore inMemoryStore(RateLimitProperties.Storage storage) {
+		long maxKeys = storage.getMemory().getMaxKeys();
+		if (maxKeys < 1) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.memory.max-keys", maxKeys,
+					"must be at least 1", "1000000");
+		}
+		return new InMemoryRateLimitStore(maxKeys, TimeMeter.SYSTEM_NANOTIME);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(RequestMappingInfoHandlerMapping.class)
+	static class ServletConfiguration {
+
+		@Bean
+		@ConditionalOnMissingFilterBean(RateLimitFilter.class)
+		FilterRegistrationBean<RateLimitFilter> rateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
+				RateLimitHeaders headers, RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
+				ApplicationContext context) {
+			EndpointClassifier classifier = RateLimitPropertiesValidator.classifier(properties,
+					() -> ServletAnnotatedRoutes.find(context));
+			RateLimitFilter filter = new RateLimitFilter(limiter, classifier, headers, bodyWriter,
+					DecisionListener.composite(listeners.orderedStream().toList()));
+			FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setName("rateLimitFilter");
+			registration.setOrder(properties.getFilter().getOrder());
+			return registration;
+		}
+
+	}
+
+}

@@ -1,0 +1,564 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import io.github.ratelimit.core.FailureMode;
+
+/**
+ * Configuration of the rate limiter, under {@code ratelimit}.
+ */
+@ConfigurationProperties("ratelimit")
+public class RateLimitProperties {
+
+	/**
+	 * Whether the rate limiter is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Endpoint groups by name: which requests share a budget and what they cost. The first group whose
+	 * patterns match wins; requests that match none are in the "default" group.
+	 */
+	private Map<String, Group> groups = new LinkedHashMap<>();
+
+	/**
+	 * Limits by tier, then dimension (user, org, token, ip), then endpoint group ("default" for any other
+	 * group). Values are limit strings such as "50/1m, 500/1h", "100/1m burst 150", or "0" to block.
+	 */
+	private Map<String, Map<String, Map<String, String>>> tiers = new LinkedHashMap<>();
+
+	/**
+	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any other group).
+	 */
+	private Map<String, String> ip = new LinkedHashMap<>();
+
+	/**
+	 * Path patterns that no limit applies to.
+	 */
+	private List<String> excludePaths = new ArrayList<>(List.of("/actuator/**"));
+
+	private final Storage storage = new Storage();
+
+	private final Identity identity = new Identity();
+
+	private final Headers headers = new Headers();
+
+	private final Filter filter = new Filter();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Map<String, Group> getGroups() {
+		return this.groups;
+	}
+
+	public void setGroups(Map<String, Group> groups) {
+		this.groups = groups;
+	}
+
+	public Map<String, Map<String, Map<String, String>>> getTiers() {
+		return this.tiers;
+	}
+
+	public void setTiers(Map<String, Map<String, Map<String, String>>> tiers) {
+		this.tiers = tiers;
+	}
+
+	public Map<String, String> getIp() {
+		return this.ip;
+	}
+
+	public void setIp(Map<String, String> ip) {
+		this.ip = ip;
+	}
+
+	public List<String> getExcludePaths() {
+		return this.excludePaths;
+	}
+
+	public void setExcludePaths(List<String> excludePaths) {
+		this.excludePaths = excludePaths;
+	}
+
+	public Storage getStorage() {
+		return this.storage;
+	}
+
+	public Identity getIdentity() {
+		return this.identity;
+	}
+
+	public Headers getHeaders() {
+		return this.headers;
+	}
+
+	public Filter getFilter() {
+		return this.filter;
+	}
+
+	/**
+	 * An endpoint group.
+	 */
+	public static class Group {
+
+		/**
+		 * Path patterns of the group, in Spring's PathPattern syntax ("/v1/auth/**").
+		 */
+		private List<String> paths = new ArrayList<>();
+
+		/**
+		 * HTTP methods of the group; empty for every method.
+		 */
+		private List<String> methods = new ArrayList<>();
+
+		/**
+		 * Tokens a request of the group takes from every applicable bucket.
+		 */
+		private long cost = 1;
+
+		public List<String> getPaths() {
+			return this.paths;
+		}
+
+		public void setPaths(List<String> paths) {
+			this.paths = paths;
+		}
+
+		public List<String> getMethods() {
+			return this.methods;
+		}
+
+		public void setMethods(List<String> methods) {
+			this.methods = methods;
+		}
+
+		public long getCost() {
+			return this.cost;
+		}
+
+		public void setCost(long cost) {
+			this.cost = cost;
+		}
+
+	}
+
+	/**
+	 * Where buckets are kept.
+	 */
+	public static class Storage {
+
+		/**
+		 * Storage type: auto picks redis when Spring Data Redis is configured, else memory.
+		 */
+		private StorageType type = StorageType.AUTO;
+
+		/**
+		 * Prefix of every store key, to keep several applications apart on one Redis.
+		 */
+		private String keyPrefix = "rl:";
+
+		/**
+		 * What to do when the store is unreachable or slower than the timeout: open admits, closed
+		 * answers 503, local falls back to per-instance buckets.
+		 */
+		private FailureMode failureMode = FailureMode.OPEN;
+
+		/**
+		 * Time budget of one store decision.
+		 */
+		private Duration timeout = Duration.ofMillis(50);
+
+		private final Memory memory = new Memory();
+
+		private final Redis redis = new Redis();
+
+		public StorageType getType() {
+			return this.type;
+		}
+
+		public void setType(StorageType type) {
+			this.type = type;
+		}
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+		public FailureMode getFailureMode() {
+			return this.failureMode;
+		}
+
+		public void setFailureMode(FailureMode failureMode) {
+			this.failureMode = failureMode;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public Memory getMemory() {
+			return this.memory;
+		}
+
+		public Redis getRedis() {
+			return this.redis;
+		}
+
+	}
+
+	/**
+	 * The kind of store.
+	 */
+	public enum StorageType {
+
+		/** Redis when Spring Data Redis is configured, else memory. */
+		AUTO,
+
+		/** Buckets in this JVM. */
+		MEMORY,
+
+		/** Buckets in Redis, shared by every instance. */
+		REDIS
+
+	}
+
+	/**
+	 * In-memory storage.
+	 */
+	public static class Memory {
+
+		/**
+		 * Most buckets kept in memory; beyond it the least recently used are evicted (and come back
+		 * full).
+		 */
+		private long maxKeys = 1_000_000;
+
+		public long getMaxKeys() {
+			return this.maxKeys;
+		}
+
+		public void setMaxKeys(long maxKeys) {
+			this.maxKeys = maxKeys;
+		}
+
+	}
+
+	/**
+	 * Redis storage.
+	 */
+	public static class Redis {
+
+		/**
+		 * Consecutive store failures that open the circuit breaker.
+		 */
+		private int failureThreshold = 5;
+
+		/**
+		 * How long the open circuit breaker skips Redis before probing it again.
+		 */
+		private Duration openDuration = Duration.ofSeconds(1);
+
+		public int getFailureThreshold() {
+			return this.failureThreshold;
+		}
+
+		public void setFailureThreshold(int failureThreshold) {
+			this.failureThreshold = failureThreshold;
+		}
+
+		public Duration getOpenDuration() {
+			return this.openDuration;
+		}
+
+		public void setOpenDuration(Duration openDuration) {
+			this.openDuration = openDuration;
+		}
+
+	}
+
+	/**
+	 * How callers are identified.
+	 */
+	public static class Identity {
+
+		/**
+		 * Proxies (CIDR ranges) whose X-Forwarded-For and Forwarded headers are believed.
+		 */
+		private List<String> trustedProxies = new ArrayList<>(List.of("127.0.0.0/8", "::1/128", "10.0.0.0/8",
+				"172.16.0.0/12", "192.168.0.0/16", "fc00::/7"));
+
+		/**
+		 * Prefix length by which IPv4 clients are grouped (32: every address on its own).
+		 */
+		private int ipv4Prefix = 32;
+
+		/**
+		 * Prefix length by which IPv6 clients are grouped, so that one host cannot rotate through its own
+		 * network.
+		 */
+		private int ipv6Prefix = 64;
+
+		/**
+		 * Token claim or principal attribute holding the organisation.
+		 */
+		private String orgClaim = "org_id";
+
+		/**
+		 * Token claim or principal attribute holding the tier.
+		 */
+		private String tierClaim = "tier";
+
+		/**
+		 * Prefix of granted authorities naming the organisation ("ORG_acme").
+		 */
+		private String orgAuthorityPrefix = "ORG_";
+
+		/**
+		 * Prefix of granted authorities naming the tier ("TIER_premium").
+		 */
+		private String tierAuthorityPrefix = "TIER_";
+
+		/**
+		 * Tier of callers that could not be verified.
+		 */
+		private String anonymousTier = "anonymous";
+
+		/**
+		 * Tier of verified callers that name no configured tier.
+		 */
+		private String authenticatedTier = "authenticated";
+
+		/**
+		 * Request header carrying an API key.
+		 */
+		private String apiKeyHeader = "X-API-Key";
+
+		/**
+		 * Known API keys and whom they identify.
+		 */
+		private List<ApiKey> apiKeys = new ArrayList<>();
+
+		public List<String> getTrustedProxies() {
+			return this.trustedProxies;
+		}
+
+		public void setTrustedProxies(List<String> trustedProxies) {
+			this.trustedProxies = trustedProxies;
+		}
+
+		public int getIpv4Prefix() {
+			return this.ipv4Prefix;
+		}
+
+		public void setIpv4Prefix(int ipv4Prefix) {
+			this.ipv4Prefix = ipv4Prefix;
+		}
+
+		public int getIpv6Prefix() {
+			return this.ipv6Prefix;
+		}
+
+		public void setIpv6Prefix(int ipv6Prefix) {
+			this.ipv6Prefix = ipv6Prefix;
+		}
+
+		public String getOrgClaim() {
+			return this.orgClaim;
+		}
+
+		public void setOrgClaim(String orgClaim) {
+			this.orgClaim = orgClaim;
+		}
+
+		public String getTierClaim() {
+			return this.tierClaim;
+		}
+
+		public void setTierClaim(String tierClaim) {
+			this.tierClaim = tierClaim;
+		}
+
+		public String getOrgAuthorityPrefix() {
+			return this.orgAuthorityPrefix;
+		}
+
+		public void setOrgAuthorityPrefix(String orgAuthorityPrefix) {
+			this.orgAuthorityPrefix = orgAuthorityPrefix;
+		}
+
+		public String getTierAuthorityPrefix() {
+			return this.tierAuthorityPrefix;
+		}
+
+		public void setTierAuthorityPrefix(String tierAuthorityPrefix) {
+			this.tierAuthorityPrefix = tierAuthorityPrefix;
+		}
+
+		public String getAnonymousTier() {
+			return this.anonymousTier;
+		}
+
+		public void setAnonymousTier(String anonymousTier) {
+			this.anonymousTier = anonymousTier;
+		}
+
+		public String getAuthenticatedTier() {
+			return this.authenticatedTier;
+		}
+
+		public void setAuthenticatedTier(String authenticatedTier) {
+			this.authenticatedTier = authenticatedTier;
+		}
+
+		public String getApiKeyHeader() {
+			return this.apiKeyHeader;
+		}
+
+		public void setApiKeyHeader(String apiKeyHeader) {
+			this.apiKeyHeader = apiKeyHeader;
+		}
+
+		public List<ApiKey> getApiKeys() {
+			return this.apiKeys;
+		}
+
+		public void setApiKeys(List<ApiKey> apiKeys) {
+			this.apiKeys = apiKeys;
+		}
+
+	}
+
+	/**
+	 * A configured API key.
+	 */
+	public static class ApiKey {
+
+		/**
+		 * SHA-256 of the key, in hex (preferred: the key itself stays out of configuration).
+		 */
+		private @Nullable String keySha256;
+
+		/**
+		 * The key itself; for demos and tests only.
+		 */
+		private @Nullable String key;
+
+		/**
+		 * User the key identifies.
+		 */
+		private @Nullable String user;
+
+		/**
+		 * Organisation the key identifies.
+		 */
+		private @Nullable String org;
+
+		/**
+		 * Tier of the key's caller.
+		 */
+		private @Nullable String tier;
+
+		public @Nullable String getKeySha256() {
+			return this.keySha256;
+		}
+
+		public void setKeySha256(@Nullable String keySha256) {
+			this.keySha256 = keySha256;
+		}
+
+		public @Nullable String getKey() {
+			return this.key;
+		}
+
+		public void setKey(@Nullable String key) {
+			this.key = key;
+		}
+
+		public @Nullable String getUser() {
+			return this.user;
+		}
+
+		public void setUser(@Nullable String user) {
+			this.user = user;
+		}
+
+		public @Nullable String getOrg() {
+			return this.org;
+		}
+
+		public void setOrg(@Nullable String org) {
+			this.org = org;
+		}
+
+		public @Nullable String getTier() {
+			return this.tier;
+		}
+
+		public void setTier(@Nullable String tier) {
+			this.tier = tier;
+		}
+
+	}
+
+	/**
+	 * Response headers.
+	 */
+	public static class Headers {
+
+		/**
+		 * Header families to write: ietf, x-ratelimit, split, draft7, or none.
+		 */
+		private List<String> styles = new ArrayList<>(List.of("ietf", "x-ratelimit"));
+
+		public List<String> getStyles() {
+			return this.styles;
+		}
+
+		public void setStyles(List<String> styles) {
+			this.styles = styles;
+		}
+
+	}
+
+	/**
+	 * The servlet filter.
+	 */
+	public static class Filter {
+
+		/**
+		 * Order of the servlet filter; by default just after Spring Security's filter chain so that
+		 * authenticated callers are known.
+		 */
+		private int order = RateLimitFilterOrder.DEFAULT;
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+}

@@ -1,0 +1,112 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.http.HeaderStyle;
+import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.identity.ApiKeyIdentityResolver;
+import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.EndpointRule;
+import io.github.ratelimit.web.EndpointRules;
+
+/**
+ * Turns {@link RateLimitProperties} into the limiter's parts, failing on the first invalid property
+ * with an {@link InvalidRateLimitConfigurationException} that names it and shows a valid value.
+ */
+final class RateLimitPropertiesValidator {
+
+	private RateLimitPropertiesValidator() {
+	}
+
+	static PolicyTable policyTable(RateLimitProperties properties) {
+		String prefix = properties.getStorage().getKeyPrefix();
+		if (prefix == null || prefix.length() > 64 || prefix.chars().anyMatch((c) -> c <= ' ' || c > '~')) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
+					"use at most 64 printable ASCII characters without spaces", "rl:");
+		}
+		return PolicyTable.build(properties.getTiers(), properties.getIp(), properties.getGroups().keySet(), prefix);
+	}
+
+	static ClientIpResolver clientIpResolver(RateLimitProperties.Identity identity) {
+		List<String> proxies = identity.getTrustedProxies();
+		for (int i = 0; i < proxies.size(); i++) {
+			try {
+				CidrRange.parse(proxies.get(i));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.identity.trusted-proxies[" + i + "]",
+						proxies.get(i), ex.getMessage(), "10.0.0.0/8");
+			}
+		}
+		if (identity.getIpv4Prefix() < 1 || identity.getIpv4Prefix() > 32) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.identity.ipv4-prefix", identity.getIpv4Prefix(),
+					"must be between 1 and 32", "32");
+		}
+		if (identity.getIpv6Prefix() < 1 || identity.getIpv6Prefix() > 128) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.identity.ipv6-prefix", identity.getIpv6Prefix(),
+					"must be between 1 and 128", "64");
+		}
+		return new ClientIpResolver(proxies, identity.getIpv4Prefix(), identity.getIpv6Prefix());
+	}
+
+	static ApiKeyIdentityResolver apiKeyResolver(RateLimitProperties.Identity identity, PolicyTable policyTable) {
+		List<ApiKeyIdentityResolver.ApiKey> keys = new ArrayList<>();
+		List<RateLimitProperties.ApiKey> configured = identity.getApiKeys();
+		for (int i = 0; i < configured.size(); i++) {
+			RateLimitProperties.ApiKey key = configured.get(i);
+			String property = "ratelimit.identity.api-keys[" + i + "]";
+			if (key.getTier() != null && !policyTable.hasTier(key.getTier())) {
+				throw new InvalidRateLimitConfigurationException(property + ".tier", key.getTier(),
+						"unknown tier; configured tiers are " + policyTable.tiers(), "premium");
+			}
+			try {
+				keys.add(ApiKeyIdentityResolver.ApiKey.of(key.getKeySha256(), key.getKey(), key.getUser(), key.getOrg(),
+						key.getTier()));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException(property, (key.getKeySha256() != null)
+						? key.getKeySha256() : "(key)", ex.getMessage(),
+						"{ key-sha256: \"<64 hex chars of sha256(key)>\", user: alice, org: acme, tier: premium }");
+			}
+		}
+		return new ApiKeyIdentityResolver(identity.getApiKeyHeader(), keys);
+	}
+
+	static RateLimitHeaders headers(RateLimitProperties.Headers headers) {
+		Set<HeaderStyle> styles = new LinkedHashSet<>();
+		List<String> configured = headers.getStyles();
+		for (int i = 0; i < configured.size(); i++) {
+			try {
+				styles.add(HeaderStyle.fromProperty(configured.get(i)));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles[" + i + "]",
+						configured.get(i), ex.getMessage(), "[ietf, x-ratelimit]");
+			}
+		}
+		try {
+			return RateLimitHeaders.of(styles);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles", configured, ex.getMessage(),
+					"[ietf, x-ratelimit]");
+		}
+	}
+
+	static EndpointClassifier classifier(RateLimitProperties properties, Supplier<List<EndpointRule>> annotated) {
+		List<EndpointRule> groups = new ArrayList<>();
+		properties.getGroups()
+			.forEach((name, group) -> groups.addAll(EndpointRules.group("ratelimit.groups." + name, name,
+					group.getPaths(), group.getMethods(), group.getCost())));
+		return new EndpointClassifier(EndpointRules.exclusions(properties.getExcludePaths()), groups, annotated);
+	}
+
+}

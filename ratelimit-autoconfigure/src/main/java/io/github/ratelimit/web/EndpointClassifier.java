@@ -1,0 +1,100 @@
+package io.github.ratelimit.web;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.server.PathContainer;
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.util.pattern.PathPattern;
+
+import io.github.ratelimit.core.Classification;
+
+/**
+ * Step two of the pipeline: which endpoint group a request is in and what it costs. Exclusions come
+ * first, then {@code @RateLimited} handlers (most specific pattern first), then the configured groups in
+ * order; anything else is in the {@code default} group at cost 1. Patterns are compiled once; matching
+ * uses the same decoded {@link PathContainer} the web framework routes with, so an encoded path cannot
+ * slip into another group.
+ */
+public final class EndpointClassifier {
+
+	private final List<EndpointRule> exclusions;
+
+	private final List<EndpointRule> groups;
+
+	private final Supplier<List<EndpointRule>> annotated;
+
+	/**
+	 * Creates a classifier.
+	 * @param exclusions rules of paths that are never limited
+	 * @param groups the configured groups' rules, in configuration order
+	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on first use (handler
+	 * mappings are ready only after startup)
+	 */
+	public EndpointClassifier(List<EndpointRule> exclusions, List<EndpointRule> groups,
+			Supplier<List<EndpointRule>> annotated) {
+		this.exclusions = List.copyOf(exclusions);
+		this.groups = List.copyOf(groups);
+		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
+	}
+
+	/** Classifies a request by method and path within the application. */
+	public Classification classify(String method, PathContainer path) {
+		for (EndpointRule rule : this.exclusions) {
+			if (rule.matches(method, path)) {
+				return Classification.EXCLUDED;
+			}
+		}
+		EndpointRule configured = firstMatch(this.groups, method, path);
+		EndpointRule annotation = firstMatch(this.annotated.get(), method, path);
+		if (annotation != null && annotation.exempt()) {
+			return Classification.EXCLUDED;
+		}
+		String group = Classification.DEFAULT_GROUP;
+		long cost = 1;
+		if (configured != null) {
+			group = configured.group();
+			cost = configured.cost();
+		}
+		if (annotation != null) {
+			if (annotation.group() != null) {
+				group = annotation.group();
+				// a group named by annotation keeps its configured cost when the annotation sets none
+				EndpointRule named = byName(annotation.group());
+				cost = (named != null) ? named.cost() : 1;
+			}
+			if (annotation.cost() > 0) {
+				cost = annotation.cost();
+			}
+		}
+		return Classification.of(group, cost);
+	}
+
+	private @Nullable EndpointRule byName(String group) {
+		for (EndpointRule rule : this.groups) {
+			if (group.equals(rule.group())) {
+				return rule;
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable EndpointRule firstMatch(List<EndpointRule> rules, String method, PathContainer path) {
+		for (EndpointRule rule : rules) {
+			if (rule.matches(method, path)) {
+				return rule;
+			}
+		}
+		return null;
+	}
+
+	private static List<EndpointRule> sortBySpecificity(List<EndpointRule> rules) {
+		List<EndpointRule> sorted = new ArrayList<>(rules);
+		sorted.sort(Comparator.comparing(EndpointRule::pattern, PathPattern.SPECIFICITY_COMPARATOR));
+		return List.copyOf(sorted);
+	}
+
+}

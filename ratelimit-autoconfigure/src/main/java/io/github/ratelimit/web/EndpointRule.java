@@ -1,0 +1,25 @@
+package io.github.ratelimit.web;
+
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+
+/**
+ * One classification rule: requests whose path and method match go to a group at a cost, or are exempt.
+ *
+ * @param pattern the compiled path pattern
+ * @param methods upper-case HTTP methods; empty for any
+ * @param group the group, or {@code null} to keep the group matched by the configured groups
+ * @param cost the cost, or 0 to keep the group's cost
+ * @param exempt whether matching requests are never limited
+ */
+public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost,
+		boolean exempt) {
+
+	boolean matches(String method, PathContainer path) {
+		return (this.methods.isEmpty() || this.methods.contains(method)) && this.pattern.matches(path);
+	}
+
+}

@@ -1,0 +1,98 @@
+package io.github.ratelimit.web;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
+
+import io.github.ratelimit.annotation.RateLimited;
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+
+/**
+ * Builds {@link EndpointRule}s from configuration and from {@code @RateLimited}, validating as it goes.
+ */
+public final class EndpointRules {
+
+	private static final PathPatternParser parser = PathPatternParser.defaultInstance;
+
+	private EndpointRules() {
+	}
+
+	/**
+	 * Rules of one configured group.
+	 * @param property the group's property ({@code ratelimit.groups.auth})
+	 * @param group the group name
+	 * @param paths its path patterns
+	 * @param methods its methods (empty for any)
+	 * @param cost its cost
+	 * @return one rule per pattern
+	 * @throws InvalidRateLimitConfigurationException naming the invalid property
+	 */
+	public static List<EndpointRule> group(String property, String group, List<String> paths, List<String> methods,
+			long cost) {
+		if (cost < 1) {
+			throw new InvalidRateLimitConfigurationException(property + ".cost", cost, "a cost must be at least 1",
+					"10");
+		}
+		if (paths.isEmpty()) {
+			throw new InvalidRateLimitConfigurationException(property + ".paths", paths,
+					"a group needs at least one path pattern", "/v1/export/**");
+		}
+		Set<String> methodSet = methods(property + ".methods", methods);
+		List<EndpointRule> rules = new ArrayList<>();
+		for (int i = 0; i < paths.size(); i++) {
+			rules.add(new EndpointRule(pattern(property + ".paths[" + i + "]", paths.get(i)), methodSet, group, cost,
+					false));
+		}
+		return rules;
+	}
+
+	/** Rules that exclude paths from every limit. */
+	public static List<EndpointRule> exclusions(List<String> paths) {
+		List<EndpointRule> rules = new ArrayList<>();
+		for (int i = 0; i < paths.size(); i++) {
+			rules.add(new EndpointRule(pattern("ratelimit.exclude-paths[" + i + "]", paths.get(i)), Set.of(), null, 0,
+					true));
+		}
+		return rules;
+	}
+
+	/** The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}. */
+	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation) {
+		String group = annotation.group().isBlank() ? null : annotation.group();
+		return new EndpointRule(pattern, methods, group, Math.max(0, annotation.cost()), annotation.exempt());
+	}
+
+	/** Parses a pattern of a handler mapping (never fails: those patterns were accepted by the framework). */
+	public static PathPattern parse(String pattern) {
+		return parser.parse(parser.initFullPathPattern(pattern));
+	}
+
+	private static PathPattern pattern(String property, String pattern) {
+		try {
+			return parser.parse(parser.initFullPathPattern(pattern));
+		}
+		catch (PatternParseException ex) {
+			throw new InvalidRateLimitConfigurationException(property, pattern, ex.getMessage(), "/v1/auth/**");
+		}
+	}
+
+	private static Set<String> methods(String property, List<String> methods) {
+		Set<String> set = new LinkedHashSet<>();
+		for (String method : methods) {
+			String upper = method.trim().toUpperCase(Locale.ROOT);
+			if (upper.isEmpty() || !List.of(HttpMethod.values()).contains(HttpMethod.valueOf(upper))) {
+				throw new InvalidRateLimitConfigurationException(property, method, "unknown HTTP method", "[GET, POST]");
+			}
+			set.add(upper);
+		}
+		return Set.copyOf(set);
+	}
+
+}

@@ -1,0 +1,113 @@
+package io.github.ratelimit.web.servlet;
+
+import java.io.IOException;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
+import org.springframework.util.Assert;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.http.RateLimitStatus;
+import io.github.ratelimit.http.RejectionBodyWriter;
+import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.web.EndpointClassifier;
+
+/**
+ * The rate limiter for Spring MVC: classifies the request, lets the {@link RateLimiter} decide, writes
+ * the rate-limit headers, and answers 429/403/503 with a problem body or lets the request through.
+ * Anything unexpected inside the limiter admits the request: the limiter never answers 500.
+ */
+public final class RateLimitFilter extends OncePerRequestFilter {
+
+	/** The MDC key of the request id. */
+	public static final String MDC_REQUEST_ID = "requestId";
+
+	private static final Logger logger = LoggerFactory.getLogger(RateLimitFilter.class);
+
+	private final RateLimiter limiter;
+
+	private final EndpointClassifier classifier;
+
+	private final RateLimitHeaders headers;
+
+	private final RejectionBodyWriter bodyWriter;
+
+	private final DecisionListener listener;
+
+	public RateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, DecisionListener listener) {
+		Assert.notNull(limiter, "'limiter' must not be null");
+		Assert.notNull(classifier, "'classifier' must not be null");
+		Assert.notNull(headers, "'headers' must not be null");
+		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		this.limiter = limiter;
+		this.classifier = classifier;
+		this.headers = headers;
+		this.bodyWriter = bodyWriter;
+		this.listener = listener;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
+		response.setHeader(RequestIds.HEADER, requestId);
+		MDC.put(MDC_REQUEST_ID, requestId);
+		try {
+			Decision decision = decide(request, response);
+			if (decision == null || decision.outcome().admits()) {
+				chain.doFilter(request, response);
+			}
+			else {
+				reject(response, decision, requestId);
+			}
+		}
+		finally {
+			MDC.remove(MDC_REQUEST_ID);
+		}
+	}
+
+	/** Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on). */
+	private @Nullable Decision decide(HttpServletRequest request, HttpServletResponse response) {
+		long start = System.nanoTime();
+		try {
+			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
+				.pathWithinApplication();
+			Classification classification = this.classifier.classify(request.getMethod(), path);
+			if (classification.excluded()) {
+				return null;
+			}
+			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification);
+			this.headers.write(decision, response::setHeader);
+			this.listener.onDecision(decision, System.nanoTime() - start);
+			return decision;
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate limiter failed; admitting the request", ex);
+			return null;
+		}
+	}
+
+	private void reject(HttpServletResponse response, Decision decision, String requestId) throws IOException {
+		byte[] body = this.bodyWriter.write(decision, requestId);
+		response.setStatus(RateLimitStatus.of(decision.outcome()));
+		response.setContentType(this.bodyWriter.contentType());
+		response.setContentLength(body.length);
+		response.getOutputStream().write(body);
+	}
+
+}
