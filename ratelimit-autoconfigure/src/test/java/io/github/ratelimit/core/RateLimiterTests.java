@@ -1,0 +1,194 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.ratelimit.identity.Caller;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreUnavailableException;
+import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.test.ManualTimeMeter;
+import io.github.ratelimit.test.TestRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimiterTests {
+
+	private final ManualTimeMeter time = new ManualTimeMeter();
+
+	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10_000, this.time);
+
+	/** Callers say who they are in X-User / X-Org: a stand-in for a verified source. */
+	private final IdentityResolver headerResolver = (request) -> {
+		String user = request.header("X-User");
+		return (user != null) ? new Caller(user, request.header("X-Org"), request.header("X-Tier"), null) : null;
+	};
+
+	private final PolicyTable table = PolicyTable.build(Map.of(
+			"anonymous", Map.of("ip", Map.of("default", "3/1m", "admin", "0")),
+			"premium", Map.of("user", Map.of("default", "5/1m"), "org", Map.of("default", "8/1m", "export", "20/1m"))),
+			Map.of("default", "100/1m"), Set.of("admin", "export"), "rl:");
+
+	private RateLimiter limiter(RateLimitStore store, FailureMode mode) {
+		CallerIdentifier identifier = new CallerIdentifier(List.of(this.headerResolver),
+				new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous", "premium");
+		return new RateLimiter(identifier, this.table, store, mode, this.store,
+				Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
+	}
+
+	private final RateLimiter limiter = limiter(this.store, FailureMode.OPEN);
+
+	private Decision anonymous(String group) {
+		return this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.of(group, 1));
+	}
+
+	private Decision premium(String user, String group, long cost) {
+		return this.limiter.decide(TestRequest.from("203.0.113.7").header("X-User", user).header("X-Org", "acme")
+			.header("X-Tier", "premium"), Classification.of(group, cost));
+	}
+
+	@Test
+	void admitsUpToTheLimitThenRejectsWithTheWait() {
+		for (int i = 2; i >= 0; i--) {
+			Decision decision = anonymous("default");
+			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+			assertThat(decision.binding().remaining()).isEqualTo(i);
+			assertThat(decision.binding().name()).isEqualTo("anonymous-ip-default");
+		}
+		Decision rejected = anonymous("default");
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.IP);
+		assertThat(rejected.binding().id()).isEqualTo("203.0.113.7");
+		assertThat(rejected.retryAfterSeconds()).isEqualTo(20);
+		assertThat(rejected.violatedPolicies()).containsExactly("anonymous-ip-default");
+	}
+
+	@Test
+	void refillAdmitsAgainAfterTheWait() {
+		for (int i = 0; i < 3; i++) {
+			anonymous("default");
+		}
+		assertThat(anonymous("default").outcome()).isEqualTo(Outcome.REJECTED);
+		this.time.advance(Duration.ofSeconds(20));
+		assertThat(anonymous("default").outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void orgRejectionLeavesTheUsersOwnBucketUntouched() {
+		// two users of acme spend the org's 8 tokens: 5 by alice, 3 by bob
+		for (int i = 0; i < 5; i++) {
+			assertThat(premium("alice", "default", 1).outcome()).isEqualTo(Outcome.ALLOWED);
+		}
+		for (int i = 0; i < 3; i++) {
+			assertThat(premium("bob", "default", 1).outcome()).isEqualTo(Outcome.ALLOWED);
+		}
+		// bob has 2 of his own left, but the org has none: rejected, and the body must name the org
+		for (int i = 0; i < 5; i++) {
+			Decision rejected = premium("bob", "default", 1);
+			assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+			assertThat(rejected.binding().dimension()).isEqualTo(Dimension.ORG);
+			assertThat(rejected.binding().id()).isEqualTo("acme");
+			PolicyState userState = rejected.states().stream()
+				.filter((state) -> state.dimension() == Dimension.USER).findFirst().orElseThrow();
+			assertThat(userState.violated()).isFalse();
+			assertThat(userState.remaining()).isEqualTo(2);
+		}
+		// once the org refills one token, bob's own budget is still there
+		this.time.advance(Duration.ofMillis(7500));
+		Decision admitted = premium("bob", "default", 1);
+		assertThat(admitted.outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(admitted.states().stream().filter((state) -> state.dimension() == Dimension.USER).findFirst()
+			.orElseThrow().remaining()).isEqualTo(1);
+	}
+
+	@Test
+	void longestWaitIsTheReasonAndTiesGoToTheOrg() {
+		// user limit 5/1m (12 s per token) and org 8/1m (7.5 s per token): cost 5 spends the user first
+		assertThat(premium("carol", "default", 5).outcome()).isEqualTo(Outcome.ALLOWED);
+		Decision rejected = premium("carol", "default", 5);
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		// user needs 5 tokens (60 s), org needs 2 (15 s): the user's wait is the one that matters
+		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.USER);
+		assertThat(rejected.retryAfterSeconds()).isEqualTo(60);
+		assertThat(rejected.violatedPolicies()).containsExactly("premium-user-default", "premium-org-default");
+	}
+
+	@Test
+	void costIsChargedToEveryBucket() {
+		Decision decision = premium("dave", "export", 4);
+		assertThat(decision.states()).extracting(PolicyState::remaining).containsExactly(16L, 1L, 96L);
+	}
+
+	@Test
+	void blockedTierAnswersBlockedWithoutTouchingTheStore() {
+		Decision decision = anonymous("admin");
+		assertThat(decision.outcome()).isEqualTo(Outcome.BLOCKED);
+		assertThat(decision.blockedBy().name()).isEqualTo("anonymous-ip-admin");
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
+	void excludedRequestsAreUnlimited() {
+		Decision decision = this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.EXCLUDED);
+		assertThat(decision.outcome()).isEqualTo(Outcome.UNLIMITED);
+		assertThat(decision.hasLimits()).isFalse();
+	}
+
+	@Test
+	void unknownTierClaimGetsTheAuthenticatedTierNotAnInventedOne() {
+		Decision decision = this.limiter.decide(
+				TestRequest.from("203.0.113.7").header("X-User", "eve").header("X-Tier", "unlimited-gold"),
+				Classification.of("default", 1));
+		assertThat(decision.identity().tier()).isEqualTo("premium");
+	}
+
+	@Test
+	void failureModesDecideWhenTheStoreIsDown() {
+		RateLimitStore down = new RateLimitStore() {
+			@Override
+			public StoreDecision decide(List<LimitCheck> checks) {
+				throw new StoreUnavailableException("down");
+			}
+		};
+		TestRequest request = TestRequest.from("198.51.100.1");
+		Classification classification = Classification.of("default", 1);
+		assertThat(limiter(down, FailureMode.OPEN).decide(request, classification).outcome())
+			.isEqualTo(Outcome.ADMITTED_ON_ERROR);
+		assertThat(limiter(down, FailureMode.CLOSED).decide(request, classification).outcome())
+			.isEqualTo(Outcome.UNAVAILABLE);
+		RateLimiter local = limiter(down, FailureMode.LOCAL);
+		for (int i = 0; i < 3; i++) {
+			assertThat(local.decide(request, classification).outcome()).isEqualTo(Outcome.ALLOWED);
+		}
+		assertThat(local.decide(request, classification).outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(limiter(down, FailureMode.CLOSED).decideAsync(request, classification).join().outcome())
+			.isEqualTo(Outcome.UNAVAILABLE);
+	}
+
+	@Test
+	void asyncDecisionMatchesSyncDecision() {
+		AtomicBoolean seen = new AtomicBoolean();
+		for (int i = 0; i < 3; i++) {
+			this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1)).join();
+		}
+		Decision rejected = this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1))
+			.join();
+		seen.set(rejected.outcome() == Outcome.REJECTED);
+		assertThat(seen).isTrue();
+	}
+
+}

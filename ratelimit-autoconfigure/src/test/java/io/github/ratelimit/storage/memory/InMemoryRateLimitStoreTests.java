@@ -1,0 +1,112 @@
+package io.github.ratelimit.storage.memory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.test.ManualTimeMeter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InMemoryRateLimitStoreTests {
+
+	private final ManualTimeMeter time = new ManualTimeMeter();
+
+	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(1000, this.time);
+
+	private static LimitCheck check(String limit, String key, long cost) {
+		return new LimitCheck(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key, cost);
+	}
+
+	@Test
+	void reportsTokensLeftPerBandwidth() {
+		LimitCheck check = check("5/1m, 7/1h", "a", 2);
+		StoreDecision decision = this.store.decide(List.of(check));
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.results().get(0).available()).containsExactly(3, 5);
+	}
+
+	@Test
+	void rejectedRequestDrainsNoBucket() {
+		LimitCheck roomy = check("10/1m", "roomy", 1);
+		LimitCheck tight = check("1/1m", "tight", 1);
+		assertThat(this.store.decide(List.of(roomy, tight)).admitted()).isTrue();
+		for (int i = 0; i < 5; i++) {
+			StoreDecision rejected = this.store.decide(List.of(roomy, tight));
+			assertThat(rejected.admitted()).isFalse();
+			assertThat(rejected.results().get(0).admitted()).isTrue();
+			assertThat(rejected.results().get(0).available()).containsExactly(9);
+			assertThat(rejected.results().get(1).admitted()).isFalse();
+		}
+		assertThat(this.store.decide(List.of(roomy)).results().get(0).available()).containsExactly(8);
+	}
+
+	@Test
+	void refillsWithTheInjectedClock() {
+		LimitCheck check = check("2/1m", "r", 1);
+		this.store.decide(List.of(check));
+		this.store.decide(List.of(check));
+		assertThat(this.store.decide(List.of(check)).admitted()).isFalse();
+		this.time.advance(Duration.ofSeconds(30));
+		assertThat(this.store.decide(List.of(check)).admitted()).isTrue();
+	}
+
+	@Test
+	void costAboveCapacityIsNeverAdmitted() {
+		assertThat(this.store.decide(List.of(check("3/1m", "c", 4))).admitted()).isFalse();
+		assertThat(this.store.decide(List.of(check("3/1m", "c", 3))).admitted()).isTrue();
+	}
+
+	@Test
+	void boundedNumberOfKeys() {
+		InMemoryRateLimitStore small = new InMemoryRateLimitStore(100, this.time);
+		for (int i = 0; i < 10_000; i++) {
+			small.decide(List.of(check("5/1m", "ip-" + i, 1)));
+		}
+		small.cleanUp();
+		assertThat(small.size()).isLessThanOrEqualTo(100);
+	}
+
+	@Test
+	void admitsExactlyTheLimitUnderConcurrency() throws Exception {
+		LimitCheck user = check("500/1h", "hot", 1);
+		LimitCheck org = check("100000/1h", "org", 1);
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Integer>> futures = new ArrayList<>();
+		for (int t = 0; t < 8; t++) {
+			futures.add(pool.submit(() -> {
+				start.await();
+				int admitted = 0;
+				for (int i = 0; i < 200; i++) {
+					if (this.store.decide(List.of(org, user)).admitted()) {
+						admitted++;
+					}
+				}
+				return admitted;
+			}));
+		}
+		start.countDown();
+		int total = 0;
+		for (Future<Integer> future : futures) {
+			total += future.get(30, TimeUnit.SECONDS);
+		}
+		pool.shutdown();
+		assertThat(total).isEqualTo(500);
+		// the rejected 1100 took nothing from the org
+		assertThat(this.store.decide(List.of(org)).results().get(0).available()).containsExactly(100000 - 501);
+	}
+
+}

@@ -1,0 +1,27 @@
+package io.github.ratelimit.test;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.bucket4j.TimeMeter;
+
+/** A bucket clock that moves only when a test says so: refill tests need no sleeps. */
+public final class ManualTimeMeter implements TimeMeter {
+
+	private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+	public void advance(Duration duration) {
+		this.nanos.addAndGet(duration.toNanos());
+	}
+
+	@Override
+	public long currentTimeNanos() {
+		return this.nanos.get();
+	}
+
+	@Override
+	public boolean isWallClockBased() {
+		return false;
+	}
+
+}

@@ -1,0 +1,106 @@
+package io.github.ratelimit.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.http.server.RequestPath;
+
+import io.github.ratelimit.annotation.RateLimited;
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class EndpointClassifierTests {
+
+	private final List<EndpointRule> annotated = new ArrayList<>();
+
+	private final EndpointClassifier classifier = new EndpointClassifier(EndpointRules.exclusions(List.of("/actuator/**")),
+			concat(EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/v1/auth/**"), List.of(), 1),
+					EndpointRules.group("ratelimit.groups.export", "export", List.of("/v1/export/**"), List.of("post"), 10)),
+			() -> this.annotated);
+
+	private Classification classify(String method, String uri) {
+		return this.classifier.classify(method, RequestPath.parse(uri, null).pathWithinApplication());
+	}
+
+	@Test
+	void matchesGroupsByPathAndMethod() {
+		assertThat(classify("POST", "/v1/auth/login")).isEqualTo(Classification.of("auth", 1));
+		assertThat(classify("POST", "/v1/export/all")).isEqualTo(Classification.of("export", 10));
+		assertThat(classify("GET", "/v1/export/all")).isEqualTo(Classification.of("default", 1));
+		assertThat(classify("GET", "/elsewhere")).isEqualTo(Classification.of("default", 1));
+	}
+
+	@Test
+	void encodedPathsCannotEscapeTheirGroup() {
+		assertThat(classify("POST", "/v1/%61uth/login").group()).isEqualTo("auth");
+		assertThat(classify("POST", "/v1/auth;jsessionid=x/login").group()).isEqualTo("auth");
+	}
+
+	@Test
+	void excludedPathsAreNeverLimited() {
+		assertThat(classify("GET", "/actuator/health").excluded()).isTrue();
+	}
+
+	@Test
+	void annotationOverridesGroupAndCost() {
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/heavy"), Set.of(),
+				annotation("export", 0, false)));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
+				annotation("", 3, false)));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/ping"), Set.of(),
+				annotation("", 0, true)));
+		assertThat(classify("GET", "/v1/auth/heavy")).isEqualTo(Classification.of("export", 10));
+		assertThat(classify("GET", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 3));
+		assertThat(classify("POST", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 1));
+		assertThat(classify("GET", "/v1/auth/ping").excluded()).isTrue();
+	}
+
+	@Test
+	void invalidPatternOrMethodNamesTheProperty() {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/v1/{oops"), List.of(), 1))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("ratelimit.groups.auth.paths[0]"));
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/a"), List.of("FETCH"), 1))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("ratelimit.groups.auth.methods"));
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/a"), List.of(), 0))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("ratelimit.groups.auth.cost"));
+	}
+
+	private static List<EndpointRule> concat(List<EndpointRule> a, List<EndpointRule> b) {
+		List<EndpointRule> all = new ArrayList<>(a);
+		all.addAll(b);
+		return all;
+	}
+
+	private static RateLimited annotation(String group, long cost, boolean exempt) {
+		return new RateLimited() {
+			@Override
+			public Class<? extends java.lang.annotation.Annotation> annotationType() {
+				return RateLimited.class;
+			}
+
+			@Override
+			public String group() {
+				return group;
+			}
+
+			@Override
+			public long cost() {
+				return cost;
+			}
+
+			@Override
+			public boolean exempt() {
+				return exempt;
+			}
+		};
+	}
+
+}
