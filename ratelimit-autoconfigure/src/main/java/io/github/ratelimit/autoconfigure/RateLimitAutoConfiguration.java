@@ -34,6 +34,8 @@ import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.reactive.ReactiveAnnotatedRoutes;
+import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
 
@@ -142,6 +144,24 @@ public final class RateLimitAutoConfiguration {
 			registration.setName("rateLimitFilter");
 			registration.setOrder(properties.getFilter().getOrder());
 			return registration;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping.class)
+	static class ReactiveConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveRateLimitFilter reactiveRateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
+				RateLimitHeaders headers, RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
+				ApplicationContext context) {
+			EndpointClassifier classifier = RateLimitPropertiesValidator.classifier(properties,
+					() -> ReactiveAnnotatedRoutes.find(context));
+			return new ReactiveRateLimitFilter(limiter, classifier, headers, bodyWriter,
+					DecisionListener.composite(listeners.orderedStream().toList()), properties.getFilter().getOrder());
 		}
 
 	}

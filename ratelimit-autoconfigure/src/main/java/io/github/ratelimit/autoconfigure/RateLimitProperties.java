@@ -546,7 +546,7 @@ public class RateLimitProperties {
 	public static class Filter {
 
 		/**
-		 * Order of the servlet filter; by default just after Spring Security's filter chain so that
+		 * Order of the servlet filter and of the WebFlux filter; by default just after Spring Security's filter chain so that
 		 * authenticated callers are known.
 		 */
 		private int order = RateLimitFilterOrder.DEFAULT;
