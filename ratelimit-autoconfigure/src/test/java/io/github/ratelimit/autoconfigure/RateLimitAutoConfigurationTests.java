@@ -1,0 +1,211 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.identity.Caller;
+import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.test.TestRequest;
+import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
+import io.github.ratelimit.web.servlet.RateLimitFilter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimitAutoConfigurationTests {
+
+	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+
+	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+
+	private final ApplicationContextRunner plain = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+
+	@Test
+	void registersServletFilterWithInMemoryStoreByDefault() {
+		this.servlet.run((context) -> {
+			assertThat(context).hasSingleBean(RateLimiter.class);
+			assertThat(context).hasSingleBean(FilterRegistrationBean.class);
+			assertThat(context.getBean(FilterRegistrationBean.class).getFilter()).isInstanceOf(RateLimitFilter.class);
+			assertThat(context.getBean(FilterRegistrationBean.class).getOrder()).isEqualTo(RateLimitFilterOrder.DEFAULT);
+			assertThat(context).getBean(RateLimitStore.class).isInstanceOf(InMemoryRateLimitStore.class);
+			assertThat(context).doesNotHaveBean(ReactiveRateLimitFilter.class);
+		});
+	}
+
+	@Test
+	void filterOrderIsConfigurable() {
+		this.servlet.withPropertyValues("ratelimit.filter.order=5")
+			.run((context) -> assertThat(context.getBean(FilterRegistrationBean.class).getOrder()).isEqualTo(5));
+	}
+
+	@Test
+	void registersWebFilterInReactiveApplications() {
+		this.reactive.run((context) -> {
+			assertThat(context).hasSingleBean(ReactiveRateLimitFilter.class);
+			assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
+		});
+	}
+
+	@Test
+	void registersNoFilterOutsideWebApplications() {
+		this.plain.run((context) -> {
+			assertThat(context).hasSingleBean(RateLimiter.class);
+			assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
+			assertThat(context).doesNotHaveBean(ReactiveRateLimitFilter.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.servlet.withPropertyValues("ratelimit.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RateLimiter.class)
+				.doesNotHaveBean(FilterRegistrationBean.class));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesRateLimitStore() {
+		this.servlet.withUserConfiguration(CustomStoreConfiguration.class).run((context) -> {
+			assertThat(context).getBean(RateLimitStore.class).isSameAs(context.getBean("customStore"));
+			assertThat(context).doesNotHaveBean(InMemoryRateLimitStore.class);
+		});
+	}
+
+	@Test
+	void asksUserIdentityResolversFirst() {
+		this.plain.withUserConfiguration(CustomResolverConfiguration.class)
+			.withPropertyValues("ratelimit.tiers.gold.user.default=1/1m", "ratelimit.tiers.anonymous.ip.default=100/1m")
+			.run((context) -> {
+				RateLimiter limiter = context.getBean(RateLimiter.class);
+				TestRequest request = TestRequest.from("203.0.113.1").header("X-Gold-User", "midas");
+				Decision first = limiter.decide(request, Classification.of("default", 1));
+				assertThat(first.identity().tier()).isEqualTo("gold");
+				assertThat(first.identity().user()).isEqualTo("midas");
+				assertThat(limiter.decide(request, Classification.of("default", 1)).outcome())
+					.isEqualTo(Outcome.REJECTED);
+			});
+	}
+
+	@Test
+	void worksWithoutSpringSecurityOnTheClasspath() {
+		this.servlet.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RateLimiter.class));
+	}
+
+	@Test
+	void malformedLimitStopsTheStartNamingThePropertyAndAValidValue() {
+		this.servlet.withPropertyValues("ratelimit.groups.auth.paths=/v1/auth/**",
+				"ratelimit.tiers.anonymous.ip.auth=50 per minute")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("ratelimit.tiers.anonymous.ip.auth")
+					.contains("50 per minute");
+				assertThat(analysis.getAction()).contains("50/1m, 500/1h");
+			});
+	}
+
+	@Test
+	void malformedTrustedProxyStopsTheStart() {
+		this.servlet.withPropertyValues("ratelimit.identity.trusted-proxies=10.0.0.0/8,10.0.0.300/33")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("ratelimit.identity.trusted-proxies[1]")
+					.contains("10.0.0.300/33");
+				assertThat(analysis.getAction()).contains("10.0.0.0/8");
+			});
+	}
+
+	@Test
+	void conflictingHeaderStylesStopTheStart() {
+		this.servlet.withPropertyValues("ratelimit.headers.styles=ietf,draft7").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(analyze(context.getStartupFailure()).getDescription()).contains("ratelimit.headers.styles");
+		});
+	}
+
+	@Test
+	void unknownGroupInATierStopsTheStart() {
+		this.servlet.withPropertyValues("ratelimit.tiers.premium.user.exprot=10/1m").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(analyze(context.getStartupFailure()).getDescription())
+				.contains("ratelimit.tiers.premium.user.exprot");
+		});
+	}
+
+	@Test
+	void apiKeyOfAnUnknownTierStopsTheStart() {
+		this.servlet
+			.withPropertyValues("ratelimit.tiers.premium.user.default=10/1m", "ratelimit.identity.api-keys[0].key=k1",
+					"ratelimit.identity.api-keys[0].user=alice", "ratelimit.identity.api-keys[0].tier=platinum")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(analyze(context.getStartupFailure()).getDescription())
+					.contains("ratelimit.identity.api-keys[0].tier");
+			});
+	}
+
+	@Test
+	void redisStorageWithoutRedisStopsTheStart() {
+		this.servlet.withPropertyValues("ratelimit.storage.type=redis").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(analyze(context.getStartupFailure()).getDescription()).contains("ratelimit.storage.type");
+		});
+	}
+
+	private static FailureAnalysis analyze(Throwable failure) {
+		FailureAnalysis analysis = new RateLimitConfigurationFailureAnalyzer().analyze(failure);
+		assertThat(analysis).as("analysis of %s", failure).isNotNull();
+		return analysis;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomStoreConfiguration {
+
+		@Bean
+		RateLimitStore customStore() {
+			return new RateLimitStore() {
+				@Override
+				public StoreDecision decide(List<LimitCheck> checks) {
+					throw new UnsupportedOperationException();
+				}
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomResolverConfiguration {
+
+		@Bean
+		IdentityResolver goldResolver() {
+			return (request) -> {
+				String user = request.header("X-Gold-User");
+				return (user != null) ? new Caller(user, null, "gold", null) : null;
+			};
+		}
+
+	}
+
+
+}
