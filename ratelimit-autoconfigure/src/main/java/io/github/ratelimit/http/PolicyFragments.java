@@ -2,6 +2,9 @@ package io.github.ratelimit.http;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.Policy;
 
@@ -20,6 +23,13 @@ final class PolicyFragments {
 	private final String[] legacyPolicies;
 
 	private final String[] draft7Prefixes;
+
+	/**
+	 * The last full {@code RateLimit-Policy} value that started with this policy. Callers of one tier and
+	 * group check the same policies request after request, so this usually saves joining them again.
+	 * Immutable and replaced whole, so a race only costs a recomputation.
+	 */
+	private volatile @Nullable JoinedPolicies lastJoined;
 
 	private PolicyFragments(Policy policy) {
 		List<Bandwidth> bandwidths = policy.limit().bandwidths();
@@ -58,6 +68,15 @@ final class PolicyFragments {
 		return this.ietfPolicy;
 	}
 
+	/** The last joined value that started with this policy, or {@code null}. */
+	@Nullable JoinedPolicies lastJoined() {
+		return this.lastJoined;
+	}
+
+	void lastJoined(JoinedPolicies joined) {
+		this.lastJoined = joined;
+	}
+
 	/** The start of the IETF {@code RateLimit} member of a bandwidth: {@code "premium-user-auth";r=}. */
 	String ietfRemainingPrefix(int bandwidthIndex) {
 		return this.ietfRemainingPrefixes[bandwidthIndex];
@@ -76,6 +95,32 @@ final class PolicyFragments {
 	/** The start of the draft-07 {@code RateLimit} Dictionary: {@code limit=100, remaining=}. */
 	String draft7Prefix(int bandwidthIndex) {
 		return this.draft7Prefixes[bandwidthIndex];
+	}
+
+	/**
+	 * A {@code RateLimit-Policy} value of several policies.
+	 * @param policies the policies, in order
+	 * @param value their members, joined
+	 */
+	record JoinedPolicies(Policy[] policies, String value) {
+
+		/** Whether {@code states} hold exactly these policies, in this order (no allocation). */
+		boolean matches(List<PolicyState> states) {
+			int next = 0;
+			@Nullable Policy previous = null;
+			for (int i = 0; i < states.size(); i++) {
+				Policy policy = states.get(i).policy();
+				if (policy != previous) {
+					if (next == this.policies.length || this.policies[next] != policy) {
+						return false;
+					}
+					next++;
+					previous = policy;
+				}
+			}
+			return next == this.policies.length;
+		}
+
 	}
 
 	/** The older drafts' policy of a bandwidth, {@code <capacity>;w=<window seconds>}. */

@@ -13,6 +13,7 @@ import java.util.function.BiConsumer;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.http.PolicyFragments.JoinedPolicies;
 import io.github.ratelimit.policy.Policy;
 
 /**
@@ -207,22 +208,32 @@ public final class RateLimitHeaders {
 		if (states.isEmpty()) {
 			return bindingFragments.ietfPolicy();
 		}
-		// states hold the bandwidths of one policy next to each other: a new policy starts a new run
-		Policy first = states.get(0).policy();
-		String firstValue = fragments(first).ietfPolicy();
-		StringBuilder builder = null;
-		Policy previous = first;
+		PolicyFragments first = fragments(states.get(0).policy());
+		JoinedPolicies joined = first.lastJoined();
+		if (joined != null && joined.matches(states)) {
+			return joined.value();
+		}
+		joined = join(states, first);
+		first.lastJoined(joined);
+		return joined.value();
+	}
+
+	/** States hold the bandwidths of one policy next to each other: a new policy starts a new run. */
+	private JoinedPolicies join(List<PolicyState> states, PolicyFragments first) {
+		List<Policy> policies = new ArrayList<>(4);
+		Policy previous = states.get(0).policy();
+		policies.add(previous);
+		StringBuilder builder = new StringBuilder(first.ietfPolicy().length() * 4).append(first.ietfPolicy());
 		for (int i = 1; i < states.size(); i++) {
 			Policy policy = states.get(i).policy();
 			if (policy != previous) {
-				if (builder == null) {
-					builder = new StringBuilder(firstValue.length() * 3).append(firstValue);
-				}
 				builder.append(", ").append(fragments(policy).ietfPolicy());
+				policies.add(policy);
 				previous = policy;
 			}
 		}
-		return (builder != null) ? builder.toString() : firstValue;
+		String value = (policies.size() == 1) ? first.ietfPolicy() : builder.toString();
+		return new JoinedPolicies(policies.toArray(new Policy[0]), value);
 	}
 
 	private PolicyFragments fragments(Policy policy) {

@@ -99,6 +99,43 @@ class RateLimitHeadersTests {
 	}
 
 	@Test
+	void ietfPolicyIsJoinedOnceAndReused() {
+		RateLimitHeaders headers = RateLimitHeaders.of(HeaderStyle.IETF);
+		Policy org = policy("premium", Dimension.ORG, "default", "5000/1m");
+		Policy user = policy("premium", Dimension.USER, "default", "1000/1m");
+		PolicyState orgState = admitted(org, 0, "acme", 4000, 10);
+		PolicyState userState = admitted(user, 0, "alice", 10, 50);
+
+		String first = write(headers, allowed(ALICE, "default", userState, orgState, userState)).get("RateLimit-Policy");
+		String second = write(headers, allowed(ALICE, "default", orgState, orgState, admitted(user, 0, "bob", 999, 1)))
+			.get("RateLimit-Policy");
+
+		assertThat(second).isSameAs(first);
+	}
+
+	@Test
+	void ietfPolicyFollowsTheCheckedPoliciesWhenTheyChangeBetweenRequests() {
+		RateLimitHeaders headers = RateLimitHeaders.of(HeaderStyle.IETF);
+		Policy user = policy("partner", Dimension.USER, "default", "100/1m");
+		Policy token = policy("partner", Dimension.TOKEN, "default", "1000/1m");
+		Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "default", "2000/1m");
+		PolicyState userState = admitted(user, 0, "alice", 99, 1);
+		Decision withToken = allowed(ALICE, "default", userState, userState, admitted(token, 0, "h", 999, 1),
+				admitted(backstop, 0, "203.0.113.7", 1999, 1));
+		Decision withoutToken = allowed(ALICE, "default", userState, userState,
+				admitted(backstop, 0, "203.0.113.7", 1999, 1));
+		Decision userOnly = allowed(ALICE, "default", userState, userState);
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(names(write(headers, withToken).get("RateLimit-Policy")))
+				.containsExactly("partner-user-default", "partner-token-default", "backstop-ip-default");
+			assertThat(names(write(headers, withoutToken).get("RateLimit-Policy")))
+				.containsExactly("partner-user-default", "backstop-ip-default");
+			assertThat(names(write(headers, userOnly).get("RateLimit-Policy"))).containsExactly("partner-user-default");
+		}
+	}
+
+	@Test
 	void policyNamesAreEscapedAsStructuredFieldStrings() {
 		Policy odd = policy("we\"ird\\tier", Dimension.USER, "caf\u00e9\n", "10/1s");
 		PolicyState binding = admitted(odd, 0, "alice", 1, 1);
@@ -332,6 +369,10 @@ class RateLimitHeadersTests {
 			assertThat(written.put(name, value)).as("%s written twice", name).isNull();
 		});
 		return written;
+	}
+
+	private List<String> names(String list) {
+		return Parser.parseList(list).get().stream().map(this::name).toList();
 	}
 
 	private String name(ListElement<?> member) {
