@@ -1,0 +1,182 @@
+package io.github.ratelimit.http;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Policy;
+
+/**
+ * The default {@link RejectionBodyWriter}: an RFC 9457 {@code application/problem+json} body that says
+ * which limit was hit, for whom, and when to retry. A 429 reads:
+ *
+ * <pre class="code">
+ * { "type": "https://iana.org/assignments/http-problem-types#quota-exceeded",
+ *   "title": "Too Many Requests", "status": 429,
+ *   "detail": "Request rate exceeded for org 'acme'. Retry after 23 seconds.",
+ *   "violated-policies": ["premium-org-export"],
+ *   "code": "rate_limit_exceeded", "scope": "org", "group": "export", "tier": "premium",
+ *   "limit": 100, "remaining": 0, "retry_after": 23, "reset_at": "2026-01-17T12:34:56Z",
+ *   "policy": "100;w=60", "request_id": "7f9c2b1e4d" }
+ * </pre>
+ *
+ * {@code type} and {@code violated-policies} are the IETF draft's registered problem type and member.
+ * A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a store that cannot decide under
+ * {@code failure-mode: closed}, 503 with {@code rate_limiter_unavailable}.
+ * <p>
+ * The detail names a user or an organisation (verified names) or the client address, shortened to
+ * {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key", never its hash.
+ */
+public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
+
+	/** The media type of RFC 9457 problem details. */
+	public static final String CONTENT_TYPE = "application/problem+json";
+
+	/** The IETF draft's problem type for a spent quota. */
+	public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+	/** The problem type of statuses that need no further explanation (RFC 9457 §4.2.1). */
+	public static final String BLANK_TYPE = "about:blank";
+
+	static final int MAX_ID_LENGTH = 64;
+
+	private static final int MAX_REQUEST_ID_LENGTH = RequestIds.MAX_LENGTH;
+
+	@Override
+	public String contentType() {
+		return CONTENT_TYPE;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * @throws IllegalArgumentException when the decision admits the request
+	 */
+	@Override
+	public byte[] write(Decision decision, String requestId) {
+		return switch (decision.outcome()) {
+			case REJECTED -> rejected(decision, requestId);
+			case BLOCKED -> blocked(decision, requestId);
+			case UNAVAILABLE -> unavailable(decision, requestId);
+			case UNLIMITED, ALLOWED, ADMITTED_ON_ERROR -> throw new IllegalArgumentException(
+					"Outcome " + decision.outcome() + " admits the request; it has no rejection body");
+		};
+	}
+
+	private byte[] rejected(Decision decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.TOO_MANY_REQUESTS;
+		long retryAfter = Math.max(1, decision.retryAfterSeconds());
+		PolicyState binding = decision.binding();
+		StringBuilder detail = new StringBuilder(96).append("Request rate exceeded");
+		if (binding != null) {
+			appendScope(detail.append(' '), binding);
+		}
+		appendRetryAfter(detail.append(". "), retryAfter);
+		JsonWriter json = new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", detail.toString())
+			.strings("violated-policies", decision.violatedPolicies())
+			.string("code", "rate_limit_exceeded");
+		if (binding != null) {
+			json.string("scope", binding.dimension().key());
+		}
+		json.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH));
+		if (binding != null) {
+			json.number("limit", binding.limit()).number("remaining", Math.max(0, binding.remaining()));
+		}
+		json.number("retry_after", retryAfter).string("reset_at", resetAt(decision.decidedAt(), retryAfter));
+		if (binding != null) {
+			json.string("policy", PolicyFragments.legacyPolicy(binding.bandwidth()));
+		}
+		return json.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH)).toBytes();
+	}
+
+	private byte[] blocked(Decision decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
+		Policy blockedBy = decision.blockedBy();
+		String group = capped(decision.classification().group(), MAX_ID_LENGTH);
+		String tier = capped(decision.identity().tier(), MAX_ID_LENGTH);
+		String endpoints = Classification.DEFAULT_GROUP.equals(group) ? "these endpoints"
+				: "the '" + group + "' endpoints";
+		// the backstop applies to every tier: naming the caller's tier would suggest an upgrade helps
+		String detail = (blockedBy != null && blockedBy.isBackstop()) ? "No caller may call " + endpoints + "."
+				: "The '" + tier + "' tier may not call " + endpoints + ".";
+		JsonWriter json = new JsonWriter().string("type", BLANK_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", detail)
+			.string("code", "tier_not_allowed");
+		if (blockedBy != null) {
+			json.string("scope", blockedBy.dimension().key());
+		}
+		return json.string("group", group)
+			.string("tier", tier)
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
+	}
+
+	private byte[] unavailable(Decision decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.SERVICE_UNAVAILABLE;
+		return new JsonWriter().string("type", BLANK_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", "The rate limiter could not check this request. Retry after 1 second.")
+			.string("code", "rate_limiter_unavailable")
+			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
+			.number("retry_after", 1)
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
+	}
+
+	/** Whose limit it was, in words: {@code for org 'acme'}, {@code for this API key}. */
+	private static void appendScope(StringBuilder detail, PolicyState binding) {
+		Dimension dimension = binding.dimension();
+		String id = binding.id();
+		switch (dimension) {
+			case USER -> detail.append("for user '").append(capped(id, MAX_ID_LENGTH)).append('\'');
+			case ORG -> detail.append("for org '").append(capped(id, MAX_ID_LENGTH)).append('\'');
+			// the id of a token is a hash of the credential: still a secret's fingerprint, never shown
+			case TOKEN -> detail.append("for this API key");
+			case IP -> {
+				if (ClientIpResolver.UNKNOWN.equals(id)) {
+					detail.append("for an unknown client address");
+				}
+				else {
+					detail.append((id.indexOf('/') >= 0) ? "for IP network " : "for IP address ")
+						.append(capped(id, MAX_ID_LENGTH));
+				}
+			}
+		}
+	}
+
+	private static void appendRetryAfter(StringBuilder detail, long seconds) {
+		detail.append("Retry after ").append(seconds).append((seconds == 1) ? " second." : " seconds.");
+	}
+
+	/**
+	 * When the request can pass again, rounded up to the second: rounding down would name a moment at
+	 * which the client is still refused.
+	 */
+	private static String resetAt(Instant decidedAt, long retryAfterSeconds) {
+		Instant reset = decidedAt.plusSeconds(retryAfterSeconds);
+		Instant seconds = reset.truncatedTo(ChronoUnit.SECONDS);
+		return (seconds.equals(reset) ? seconds : seconds.plusSeconds(1)).toString();
+	}
+
+	/** Shortens {@code value} to {@code max} characters and a trailing ellipsis, never splitting a pair. */
+	static String capped(String value, int max) {
+		if (value.length() <= max) {
+			return value;
+		}
+		int end = Character.isHighSurrogate(value.charAt(max - 1)) ? max - 1 : max;
+		return value.substring(0, end).concat("\u2026");
+	}
+
+}

@@ -1,0 +1,272 @@
+package io.github.ratelimit.http;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.http.PolicyFragments.JoinedPolicies;
+import io.github.ratelimit.policy.Policy;
+
+/**
+ * Writes the rate-limit headers of a {@link Decision} in the configured {@link HeaderStyle styles}.
+ * Built once at startup; thread-safe. Web adapters call {@link #write} with a setter of their native
+ * response, so this class holds no servlet or reactive types.
+ * <p>
+ * Every header name is written at most once per call (several policies are members of one List), so a
+ * "set" and an "add" setter behave the same.
+ */
+public final class RateLimitHeaders {
+
+	/** The IETF draft's quota policies, or in older drafts the binding policy ({@code 100;w=60}). */
+	public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
+
+	/** The IETF draft's remaining quota, or in draft -07 a Dictionary of limit, remaining and reset. */
+	public static final String RATE_LIMIT = "RateLimit";
+
+	public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
+
+	public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
+
+	public static final String RATE_LIMIT_RESET = "RateLimit-Reset";
+
+	public static final String X_RATE_LIMIT_LIMIT = "X-RateLimit-Limit";
+
+	public static final String X_RATE_LIMIT_REMAINING = "X-RateLimit-Remaining";
+
+	/** Seconds until the binding limit is full again (a delay, not an epoch). */
+	public static final String X_RATE_LIMIT_RESET = "X-RateLimit-Reset";
+
+	public static final String RETRY_AFTER = "Retry-After";
+
+	public static final String CACHE_CONTROL = "Cache-Control";
+
+	private static final String EXAMPLE = "[ietf, x-ratelimit]";
+
+	private static final String NO_STORE = "no-store";
+
+	private static final String ONE_SECOND = "1";
+
+	/**
+	 * Policies come from configuration (and later, a bounded set of overrides); the bound only guards
+	 * against a custom setup that creates policies per request.
+	 */
+	private static final int MAX_CACHED_POLICIES = 4096;
+
+	private final Set<HeaderStyle> styles;
+
+	private final boolean ietf;
+
+	private final boolean xRateLimit;
+
+	private final boolean split;
+
+	private final boolean draft7;
+
+	private final List<String> headerNames;
+
+	private final Map<Policy, PolicyFragments> fragments = new ConcurrentHashMap<>();
+
+	private RateLimitHeaders(Set<HeaderStyle> styles) {
+		this.styles = Collections.unmodifiableSet(styles);
+		this.ietf = styles.contains(HeaderStyle.IETF);
+		this.xRateLimit = styles.contains(HeaderStyle.X_RATELIMIT);
+		this.split = styles.contains(HeaderStyle.SPLIT);
+		this.draft7 = styles.contains(HeaderStyle.DRAFT7);
+		this.headerNames = headerNames(this.ietf, this.xRateLimit, this.split, this.draft7);
+	}
+
+	/**
+	 * Returns a writer of the given header families.
+	 * @param styles the families to write; empty writes none, like {@link HeaderStyle#NONE}
+	 * @return the writer
+	 * @throws IllegalArgumentException when two styles would write the same field in different syntaxes
+	 * ({@code ietf} with {@code split} or {@code draft7}, {@code split} with {@code draft7}), or when
+	 * {@code none} is combined with another style
+	 */
+	public static RateLimitHeaders of(Set<HeaderStyle> styles) {
+		EnumSet<HeaderStyle> set = styles.isEmpty() ? EnumSet.noneOf(HeaderStyle.class) : EnumSet.copyOf(styles);
+		if (set.contains(HeaderStyle.NONE) && set.size() > 1) {
+			throw invalid(set, "'none' hides every rate-limit header, so it cannot be combined with other styles; "
+					+ "use [none] alone, or list the families to send");
+		}
+		if (set.contains(HeaderStyle.IETF) && set.contains(HeaderStyle.SPLIT)) {
+			throw invalid(set, "ietf and split both write RateLimit-Policy, in different syntaxes, so clients could "
+					+ "not parse it; choose one");
+		}
+		if (set.contains(HeaderStyle.IETF) && set.contains(HeaderStyle.DRAFT7)) {
+			throw invalid(set, "ietf and draft7 both write RateLimit and RateLimit-Policy, in different syntaxes, "
+					+ "so clients could not parse them; choose one");
+		}
+		if (set.contains(HeaderStyle.SPLIT) && set.contains(HeaderStyle.DRAFT7)) {
+			throw invalid(set, "split and draft7 are two versions of one draft and both write RateLimit-Policy; "
+					+ "choose one");
+		}
+		return new RateLimitHeaders(set);
+	}
+
+	/**
+	 * Returns a writer of the given header families.
+	 * @param styles the families to write
+	 * @return the writer
+	 * @throws IllegalArgumentException as {@link #of(Set)}
+	 */
+	public static RateLimitHeaders of(HeaderStyle... styles) {
+		return of((styles.length != 0) ? EnumSet.copyOf(Arrays.asList(styles)) : Set.of());
+	}
+
+	private static IllegalArgumentException invalid(Set<HeaderStyle> styles, String reason) {
+		return new IllegalArgumentException(
+				"Invalid rate-limit header styles " + styles + ": " + reason + ". A valid example: " + EXAMPLE);
+	}
+
+	/** The configured styles. */
+	public Set<HeaderStyle> styles() {
+		return this.styles;
+	}
+
+	/**
+	 * The names of the headers this writer may send, for example to list in
+	 * {@code Access-Control-Expose-Headers} so that browser clients can read them.
+	 */
+	public List<String> headerNames() {
+		return this.headerNames;
+	}
+
+	/**
+	 * Writes the headers of a decision: the rate-limit fields of the configured styles when a limit
+	 * applied, and on a refusal {@code Retry-After} and {@code Cache-Control: no-store} whatever the styles
+	 * (RFC 6585: a 429 must not be cached).
+	 * @param decision the decision
+	 * @param header receives each header name and value, for example {@code response::setHeader}
+	 */
+	public void write(Decision decision, BiConsumer<String, String> header) {
+		PolicyState binding = decision.binding();
+		if (binding != null) {
+			writeLimits(decision.states(), binding, header);
+		}
+		Outcome outcome = decision.outcome();
+		if (outcome == Outcome.REJECTED) {
+			header.accept(RETRY_AFTER, Long.toString(Math.max(1, decision.retryAfterSeconds())));
+			header.accept(CACHE_CONTROL, NO_STORE);
+		}
+		else if (outcome == Outcome.UNAVAILABLE) {
+			header.accept(RETRY_AFTER, ONE_SECOND);
+			header.accept(CACHE_CONTROL, NO_STORE);
+		}
+		else if (outcome == Outcome.BLOCKED) {
+			header.accept(CACHE_CONTROL, NO_STORE);
+		}
+	}
+
+	private void writeLimits(List<PolicyState> states, PolicyState binding, BiConsumer<String, String> header) {
+		if (!this.ietf && !this.xRateLimit && !this.split && !this.draft7) {
+			return;
+		}
+		PolicyFragments fragments = fragments(binding.policy());
+		int index = binding.bandwidthIndex();
+		String remaining = Long.toString(Math.max(0, binding.remaining()));
+		String reset = Long.toString(Math.max(0, binding.resetSeconds()));
+		if (this.ietf) {
+			header.accept(RATE_LIMIT_POLICY, ietfPolicy(states, fragments));
+			String prefix = fragments.ietfRemainingPrefix(index);
+			header.accept(RATE_LIMIT, new StringBuilder(prefix.length() + remaining.length() + reset.length() + 3)
+				.append(prefix).append(remaining).append(";t=").append(reset).toString());
+		}
+		if (this.xRateLimit) {
+			header.accept(X_RATE_LIMIT_LIMIT, fragments.limit(index));
+			header.accept(X_RATE_LIMIT_REMAINING, remaining);
+			header.accept(X_RATE_LIMIT_RESET, reset);
+		}
+		if (this.split) {
+			header.accept(RATE_LIMIT_LIMIT, fragments.limit(index));
+			header.accept(RATE_LIMIT_REMAINING, remaining);
+			header.accept(RATE_LIMIT_RESET, reset);
+			header.accept(RATE_LIMIT_POLICY, fragments.legacyPolicy(index));
+		}
+		if (this.draft7) {
+			String prefix = fragments.draft7Prefix(index);
+			header.accept(RATE_LIMIT, new StringBuilder(prefix.length() + remaining.length() + reset.length() + 8)
+				.append(prefix).append(remaining).append(", reset=").append(reset).toString());
+			header.accept(RATE_LIMIT_POLICY, fragments.legacyPolicy(index));
+		}
+	}
+
+	/**
+	 * Every bandwidth of every checked policy, in policy order. The value depends on the policies only,
+	 * so it stays the same across responses of one tier and group, as the draft asks.
+	 */
+	private String ietfPolicy(List<PolicyState> states, PolicyFragments bindingFragments) {
+		if (states.isEmpty()) {
+			return bindingFragments.ietfPolicy();
+		}
+		PolicyFragments first = fragments(states.get(0).policy());
+		JoinedPolicies joined = first.lastJoined();
+		if (joined != null && joined.matches(states)) {
+			return joined.value();
+		}
+		joined = join(states, first);
+		first.lastJoined(joined);
+		return joined.value();
+	}
+
+	/** States hold the bandwidths of one policy next to each other: a new policy starts a new run. */
+	private JoinedPolicies join(List<PolicyState> states, PolicyFragments first) {
+		List<Policy> policies = new ArrayList<>(4);
+		Policy previous = states.get(0).policy();
+		policies.add(previous);
+		StringBuilder builder = new StringBuilder(first.ietfPolicy().length() * 4).append(first.ietfPolicy());
+		for (int i = 1; i < states.size(); i++) {
+			Policy policy = states.get(i).policy();
+			if (policy != previous) {
+				builder.append(", ").append(fragments(policy).ietfPolicy());
+				policies.add(policy);
+				previous = policy;
+			}
+		}
+		String value = (policies.size() == 1) ? first.ietfPolicy() : builder.toString();
+		return new JoinedPolicies(policies.toArray(new Policy[0]), value);
+	}
+
+	private PolicyFragments fragments(Policy policy) {
+		PolicyFragments cached = this.fragments.get(policy);
+		if (cached != null) {
+			return cached;
+		}
+		if (this.fragments.size() >= MAX_CACHED_POLICIES) {
+			return PolicyFragments.of(policy);
+		}
+		return this.fragments.computeIfAbsent(policy, PolicyFragments::of);
+	}
+
+	private static List<String> headerNames(boolean ietf, boolean xRateLimit, boolean split, boolean draft7) {
+		List<String> names = new ArrayList<>();
+		if (ietf || draft7) {
+			names.add(RATE_LIMIT);
+		}
+		if (ietf || split || draft7) {
+			names.add(RATE_LIMIT_POLICY);
+		}
+		if (split) {
+			names.add(RATE_LIMIT_LIMIT);
+			names.add(RATE_LIMIT_REMAINING);
+			names.add(RATE_LIMIT_RESET);
+		}
+		if (xRateLimit) {
+			names.add(X_RATE_LIMIT_LIMIT);
+			names.add(X_RATE_LIMIT_REMAINING);
+			names.add(X_RATE_LIMIT_RESET);
+		}
+		names.add(RETRY_AFTER);
+		return List.copyOf(names);
+	}
+
+}
