@@ -62,7 +62,8 @@ public final class Bucket4jRedisRateLimitStore implements RateLimitStore, AutoCl
 	/** Kept past the refill so that instances whose clocks disagree slightly never see a key vanish early. */
 	private static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(1);
 
-	private static final int MAX_CAS_ATTEMPTS = 8;
+	// enough for a dozen instances on one hot key (batching leaves one contender per instance); the timeout bounds the rest
+	private static final int MAX_CAS_ATTEMPTS = 16;
 
 	private final Duration timeout;
 
