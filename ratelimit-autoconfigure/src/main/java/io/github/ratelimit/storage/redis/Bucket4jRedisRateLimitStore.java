@@ -29,7 +29,7 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * <ul>
  * <li><b>One decision, no drain.</b> The checks of a request go to Redis in parallel; when one bucket
  * refuses, the tokens taken from the others are given back before the answer, so a rejected request
- * drains nothing (Bucket4j has no atomic multi-bucket operation: see {@link CompensatingDecision}).</li>
+ * drains nothing (Bucket4j has no atomic multi-bucket operation, hence the compensation).</li>
  * <li><b>Bounded time.</b> A decision takes at most {@code timeout} (Bucket4j's request timeout and the
  * store's own deadline); compare-and-swap conflicts are retried a bounded number of times with backoff.
  * Every failure, whatever Lettuce or Bucket4j threw, surfaces as {@link StoreUnavailableException}.</li>
