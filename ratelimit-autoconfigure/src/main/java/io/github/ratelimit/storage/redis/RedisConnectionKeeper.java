@@ -1,0 +1,182 @@
+package io.github.ratelimit.storage.redis;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import io.lettuce.core.api.StatefulConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the store's connection without ever making a request wait for one. The first connect happens
+ * in the background on first use (or on {@link #start()}), so the application starts while Redis is
+ * down; until a connection is open, {@link #session()} answers {@code null} at once.
+ * <p>
+ * A connection that drops is reconnected by Lettuce, but Lettuce backs off up to 30 s between attempts,
+ * and a client built without auto-reconnect never comes back. So once a connection has been down for
+ * {@code retryInterval}, a fresh one is opened in the background (at most one attempt per interval) and
+ * replaces it: enforcement resumes within about {@code retryInterval} of Redis returning.
+ */
+final class RedisConnectionKeeper implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisConnectionKeeper.class);
+
+	private final RedisConnector connector;
+
+	private final Function<StatefulConnection<byte[], byte[]>, RedisSession> sessions;
+
+	private final Duration commandTimeout;
+
+	private final long retryIntervalNanos;
+
+	private final LongSupplier nanoTime;
+
+	private final ExecutorService executor;
+
+	private final AtomicBoolean connecting = new AtomicBoolean();
+
+	private volatile @Nullable RedisSession session;
+
+	private volatile boolean attempted;
+
+	private volatile long lastAttemptNanos;
+
+	/** When the current session was first seen down; {@code 0} while it is up. */
+	private volatile long downSinceNanos;
+
+	private volatile boolean failing;
+
+	private volatile boolean closed;
+
+	RedisConnectionKeeper(RedisConnector connector, Function<StatefulConnection<byte[], byte[]>, RedisSession> sessions,
+			Duration commandTimeout, Duration retryInterval, LongSupplier nanoTime) {
+		this.connector = connector;
+		this.sessions = sessions;
+		this.commandTimeout = commandTimeout;
+		this.retryIntervalNanos = retryInterval.toNanos();
+		this.nanoTime = nanoTime;
+		this.executor = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "ratelimit-redis-connect");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/** Starts connecting in the background, if not connected or connecting already. */
+	void start() {
+		session();
+	}
+
+	/**
+	 * The session of an open connection, or {@code null} when there is none right now (a connect is then
+	 * under way or due). Never blocks.
+	 */
+	@Nullable RedisSession session() {
+		RedisSession current = this.session;
+		if (current != null && current.isOpen()) {
+			if (this.downSinceNanos != 0) {
+				this.downSinceNanos = 0;
+			}
+			return current;
+		}
+		long now = this.nanoTime.getAsLong();
+		if (current != null && this.downSinceNanos == 0) {
+			// give Lettuce's own reconnect a chance first: a short blip needs no new connection
+			this.downSinceNanos = now;
+		}
+		if (connectIsDue(current, now)) {
+			connectInBackground(now);
+		}
+		return null;
+	}
+
+	/** Whether an open connection is available now. */
+	boolean isConnected() {
+		RedisSession current = this.session;
+		return current != null && current.isOpen();
+	}
+
+	private boolean connectIsDue(@Nullable RedisSession current, long now) {
+		if (this.closed || this.connecting.get()) {
+			return false;
+		}
+		if (current != null && now - this.downSinceNanos < this.retryIntervalNanos) {
+			return false;
+		}
+		return !this.attempted || now - this.lastAttemptNanos >= this.retryIntervalNanos;
+	}
+
+	private void connectInBackground(long now) {
+		if (!this.connecting.compareAndSet(false, true)) {
+			return;
+		}
+		this.attempted = true;
+		this.lastAttemptNanos = now;
+		try {
+			this.executor.execute(this::connect);
+		}
+		catch (RejectedExecutionException ex) {
+			// closed meanwhile
+			this.connecting.set(false);
+		}
+	}
+
+	private void connect() {
+		try {
+			StatefulConnection<byte[], byte[]> connection = this.connector.connect();
+			// our own connection: a short timeout here leaves the application's shared client alone
+			connection.setTimeout(this.commandTimeout);
+			install(this.sessions.apply(connection));
+		}
+		catch (RuntimeException ex) {
+			if (!this.failing) {
+				this.failing = true;
+				logger.warn("Cannot connect to Redis for rate limiting ({}); retrying every {} ms, "
+						+ "requests get the storage failure mode meanwhile", ex.toString(), this.retryIntervalNanos / 1_000_000);
+			}
+			else {
+				logger.debug("Still cannot connect to Redis for rate limiting", ex);
+			}
+		}
+		finally {
+			this.lastAttemptNanos = this.nanoTime.getAsLong();
+			this.connecting.set(false);
+		}
+	}
+
+	private synchronized void install(RedisSession fresh) {
+		RedisSession old = this.session;
+		if (this.closed || (old != null && old.isOpen())) {
+			// closed meanwhile, or Lettuce brought the old connection back first
+			fresh.close();
+			return;
+		}
+		this.session = fresh;
+		this.downSinceNanos = 0;
+		if (old != null) {
+			old.close();
+		}
+		if (this.failing || old != null) {
+			logger.info("Connected to Redis for rate limiting again");
+		}
+		this.failing = false;
+	}
+
+	@Override
+	public synchronized void close() {
+		this.closed = true;
+		this.executor.shutdownNow();
+		RedisSession current = this.session;
+		this.session = null;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+}
