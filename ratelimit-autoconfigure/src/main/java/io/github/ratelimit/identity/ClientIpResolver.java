@@ -12,8 +12,8 @@ import io.github.ratelimit.core.ClientRequest;
  * read: {@code X-Forwarded-For} by default, or RFC 7239 {@code Forwarded} (never whichever is present, see
  * {@link ForwardedHeader} for why). The chain is walked right to left, trusted proxies are skipped, and the
  * first untrusted address is the client; anything that is not an address stops the walk at the last trusted
- * hop (see {@link ForwardedChain}). A client that is not a trusted proxy can therefore claim nothing: its
- * headers are ignored and it is limited as its TCP address.
+ * hop. A client that is not a trusted proxy can therefore claim nothing: its headers are ignored and it is
+ * limited as its TCP address.
  * <p>
  * Addresses are parsed by a strict literal parser that never looks a name up, and grouped: IPv4 by
  * {@code ipv4Prefix} (default 32, the address itself: {@code 203.0.113.7}; 24 gives {@code 203.0.113.0/24}),
