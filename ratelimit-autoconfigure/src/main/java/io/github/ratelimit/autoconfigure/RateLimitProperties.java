@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.identity.ForwardedHeader;
 
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.
@@ -308,6 +309,12 @@ public class RateLimitProperties {
 				"172.16.0.0/12", "192.168.0.0/16", "fc00::/7"));
 
 		/**
+		 * Header that trusted proxies write the client chain into: x-forwarded-for or forwarded. Only
+		 * one is read, since a proxy passes the other one through from the client unchanged.
+		 */
+		private ForwardedHeader forwardedHeader = ForwardedHeader.X_FORWARDED_FOR;
+
+		/**
 		 * Prefix length by which IPv4 clients are grouped (32: every address on its own).
 		 */
 		private int ipv4Prefix = 32;
@@ -364,6 +371,14 @@ public class RateLimitProperties {
 
 		public void setTrustedProxies(List<String> trustedProxies) {
 			this.trustedProxies = trustedProxies;
+		}
+
+		public ForwardedHeader getForwardedHeader() {
+			return this.forwardedHeader;
+		}
+
+		public void setForwardedHeader(ForwardedHeader forwardedHeader) {
+			this.forwardedHeader = forwardedHeader;
 		}
 
 		public int getIpv4Prefix() {

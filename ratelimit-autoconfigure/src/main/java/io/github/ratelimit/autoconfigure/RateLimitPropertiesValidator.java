@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -38,12 +39,10 @@ final class RateLimitPropertiesValidator {
 	static ClientIpResolver clientIpResolver(RateLimitProperties.Identity identity) {
 		List<String> proxies = identity.getTrustedProxies();
 		for (int i = 0; i < proxies.size(); i++) {
-			try {
-				CidrRange.parse(proxies.get(i));
-			}
-			catch (IllegalArgumentException ex) {
+			String reason = CidrRange.invalidReason(proxies.get(i));
+			if (reason != null) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.identity.trusted-proxies[" + i + "]",
-						proxies.get(i), ex.getMessage(), "10.0.0.0/8");
+						proxies.get(i), reason, "10.0.0.0/8");
 			}
 		}
 		if (identity.getIpv4Prefix() < 1 || identity.getIpv4Prefix() > 32) {
@@ -54,12 +53,14 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.identity.ipv6-prefix", identity.getIpv6Prefix(),
 					"must be between 1 and 128", "64");
 		}
-		return new ClientIpResolver(proxies, identity.getIpv4Prefix(), identity.getIpv6Prefix());
+		return new ClientIpResolver(proxies, identity.getIpv4Prefix(), identity.getIpv6Prefix(),
+				identity.getForwardedHeader());
 	}
 
 	static ApiKeyIdentityResolver apiKeyResolver(RateLimitProperties.Identity identity, PolicyTable policyTable) {
-		List<ApiKeyIdentityResolver.ApiKey> keys = new ArrayList<>();
+		List<ApiKey> keys = new ArrayList<>();
 		List<RateLimitProperties.ApiKey> configured = identity.getApiKeys();
+		String example = "{ key-sha256: \"<sha-256 of the key, 64 hex digits>\", user: alice, org: acme, tier: premium }";
 		for (int i = 0; i < configured.size(); i++) {
 			RateLimitProperties.ApiKey key = configured.get(i);
 			String property = "ratelimit.identity.api-keys[" + i + "]";
@@ -67,17 +68,36 @@ final class RateLimitPropertiesValidator {
 				throw new InvalidRateLimitConfigurationException(property + ".tier", key.getTier(),
 						"unknown tier; configured tiers are " + policyTable.tiers(), "premium");
 			}
-			try {
-				keys.add(ApiKeyIdentityResolver.ApiKey.of(key.getKeySha256(), key.getKey(), key.getUser(), key.getOrg(),
-						key.getTier()));
+			if (key.getUser() == null && key.getOrg() == null && key.getTier() == null) {
+				throw new InvalidRateLimitConfigurationException(property, "(no user, org or tier)",
+						"an API key must identify a user, an org or a tier", example);
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(property, (key.getKeySha256() != null)
-						? key.getKeySha256() : "(key)", ex.getMessage(),
-						"{ key-sha256: \"<64 hex chars of sha256(key)>\", user: alice, org: acme, tier: premium }");
+			boolean hasHash = key.getKeySha256() != null && !key.getKeySha256().isBlank();
+			boolean hasKey = key.getKey() != null && !key.getKey().isEmpty();
+			if (hasHash == hasKey) {
+				throw new InvalidRateLimitConfigurationException(property, "(key)",
+						"set exactly one of key-sha256 and key", example);
+			}
+			if (hasHash) {
+				String reason = ApiKey.invalidSha256Reason(key.getKeySha256());
+				if (reason != null) {
+					// never echo the value: it may be a raw key pasted in the wrong place
+					throw new InvalidRateLimitConfigurationException(property + ".key-sha256", "(hidden)", reason,
+							example);
+				}
+				keys.add(new ApiKey(key.getKeySha256(), key.getUser(), key.getOrg(), key.getTier()));
+			}
+			else {
+				keys.add(ApiKey.ofKey(key.getKey(), key.getUser(), key.getOrg(), key.getTier()));
 			}
 		}
-		return new ApiKeyIdentityResolver(identity.getApiKeyHeader(), keys);
+		try {
+			return new ApiKeyIdentityResolver(identity.getApiKeyHeader(), keys);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.identity.api-keys", "(keys)", ex.getMessage(),
+					example);
+		}
 	}
 
 	static RateLimitHeaders headers(RateLimitProperties.Headers headers) {
@@ -85,7 +105,7 @@ final class RateLimitPropertiesValidator {
 		List<String> configured = headers.getStyles();
 		for (int i = 0; i < configured.size(); i++) {
 			try {
-				styles.add(HeaderStyle.fromProperty(configured.get(i)));
+				styles.add(HeaderStyle.fromValue(configured.get(i)));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles[" + i + "]",

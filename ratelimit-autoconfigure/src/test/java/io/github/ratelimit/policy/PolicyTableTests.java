@@ -16,13 +16,14 @@ class PolicyTableTests {
 
 	@Test
 	void groupLimitWinsOverDefaultAndBackstopComesLast() {
+		// a group without its own limit shares the one "default" bucket of its dimension
 		PolicyTable table = PolicyTable.build(Map.of("premium",
 				Map.of("user", Map.of("default", "1000/1m", "auth", "500/1m"), "org", Map.of("default", "5000/1m"))),
 				Map.of("default", "2000/1m"), Set.of("auth"), "rl:");
 		assertThat(table.policies("premium", "auth")).extracting(Policy::name)
-			.containsExactly("premium-org-auth", "premium-user-auth", "backstop-ip-auth");
+			.containsExactly("premium-org-default", "premium-user-auth", "backstop-ip-default");
 		assertThat(table.policies("premium", "auth").get(1).limit().spec()).isEqualTo("500/1m");
-		assertThat(table.policies("premium", "auth").get(0).limit().spec()).isEqualTo("5000/1m");
+		assertThat(table.policies("premium", "auth").get(0)).isSameAs(table.policies("premium", "other").get(0));
 		assertThat(table.policies("premium", "other")).extracting(Policy::dimension)
 			.containsExactly(Dimension.ORG, Dimension.USER, Dimension.IP);
 	}

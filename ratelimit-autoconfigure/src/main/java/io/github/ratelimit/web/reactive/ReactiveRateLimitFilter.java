@@ -110,7 +110,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				return chain.filter(exchange);
 			}
 			byte[] body = this.bodyWriter.write(decision, requestId);
-			response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome())));
+			response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
 			response.getHeaders().setContentLength(body.length);
 			return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));

@@ -104,7 +104,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private void reject(HttpServletResponse response, Decision decision, String requestId) throws IOException {
 		byte[] body = this.bodyWriter.write(decision, requestId);
-		response.setStatus(RateLimitStatus.of(decision.outcome()));
+		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
 		response.setContentType(this.bodyWriter.contentType());
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);

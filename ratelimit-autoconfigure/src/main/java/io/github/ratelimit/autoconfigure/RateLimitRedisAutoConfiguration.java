@@ -1,0 +1,82 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisConnector;
+
+/**
+ * Keeps buckets in Redis when Spring Data Redis configured a {@link LettuceConnectionFactory} and
+ * {@code ratelimit.storage.type} is {@code auto} or {@code redis}. The store opens its own connection
+ * from the factory's native client, lazily and in the background, so the application starts while Redis
+ * is down; Boot's client and its options are left alone.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
+@ConditionalOnClass({ LettuceConnectionFactory.class, Bucket4jLettuce.class })
+@ConditionalOnBean(LettuceConnectionFactory.class)
+@Conditional(RateLimitRedisAutoConfiguration.RedisStorageCondition.class)
+@EnableConfigurationProperties(RateLimitProperties.class)
+public final class RateLimitRedisAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(RateLimitStore.class)
+	Bucket4jRedisRateLimitStore rateLimitStore(LettuceConnectionFactory connectionFactory,
+			RateLimitProperties properties) {
+		RateLimitProperties.Storage storage = properties.getStorage();
+		Duration timeout = storage.getTimeout();
+		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.timeout", timeout,
+					"must be positive", "50ms");
+		}
+		RateLimitProperties.Redis redis = storage.getRedis();
+		if (redis.getFailureThreshold() < 1) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.failure-threshold",
+					redis.getFailureThreshold(), "must be at least 1", "5");
+		}
+		Duration openDuration = redis.getOpenDuration();
+		if (openDuration == null || openDuration.isNegative() || openDuration.isZero()) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.open-duration", openDuration,
+					"must be positive", "1s");
+		}
+		// the native client is asked for on the connecting thread: the factory may not be started yet
+		Bucket4jRedisRateLimitStore store = new Bucket4jRedisRateLimitStore(
+				RedisConnector.of(connectionFactory::getRequiredNativeClient), timeout,
+				new CircuitBreaker(redis.getFailureThreshold(), openDuration));
+		store.start();
+		return store;
+	}
+
+	/** Matches unless {@code ratelimit.storage.type} is {@code memory}. */
+	static class RedisStorageCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			String type = context.getEnvironment().getProperty("ratelimit.storage.type", "auto");
+			if ("memory".equalsIgnoreCase(type.trim())) {
+				return ConditionOutcome.noMatch("ratelimit.storage.type is memory");
+			}
+			return ConditionOutcome.match("ratelimit.storage.type is " + type);
+		}
+
+	}
+
+}
