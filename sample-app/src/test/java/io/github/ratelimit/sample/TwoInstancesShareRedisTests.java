@@ -1,0 +1,99 @@
+package io.github.ratelimit.sample;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.ratelimit.test.redis.RedisTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two instances of the sample app on the 'redis' profile share one real Redis: hit concurrently from
+ * both, together they admit exactly the limit (50 anonymous logins a minute), not 50 each.
+ */
+class TwoInstancesShareRedisTests {
+
+	private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+	@AfterEach
+	void stop() {
+		this.instances.forEach(ConfigurableApplicationContext::close);
+	}
+
+	private int start(String keyPrefix) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
+			.profiles("redis")
+			// arguments, not default properties: they must win over application-redis.yml. Accuracy is the
+			// point here, not latency: a generous budget keeps a busy CI machine from turning slow
+			// decisions into failure-mode answers
+			.run("--server.port=0", "--spring.data.redis.url=" + RedisTestServer.url(),
+					"--ratelimit.storage.key-prefix=" + keyPrefix, "--ratelimit.storage.timeout=5s",
+					"--ratelimit.storage.failure-mode=closed");
+		this.instances.add(context);
+		assertThat(context.getEnvironment().getProperty("spring.data.redis.url")).isEqualTo(RedisTestServer.url());
+		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+		awaitStoreConnected(port);
+		return port;
+	}
+
+	/** The store connects in the background; a decided request carries rate-limit headers. */
+	private static void awaitStoreConnected(int port) {
+		for (int attempt = 0; attempt < 100; attempt++) {
+			HttpResponse<String> response = Http.send("GET", "http://127.0.0.1:" + port + "/v1/status");
+			if (response.statusCode() == 200 && response.headers().firstValue("RateLimit").isPresent()) {
+				return;
+			}
+			try {
+				Thread.sleep(100);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+		throw new IllegalStateException("rate-limit store did not connect to " + RedisTestServer.url());
+	}
+
+	@Test
+	void twoInstancesSharingOneRedisAdmitExactlyTheLimitTogether() throws Exception {
+		String keyPrefix = RedisTestServer.uniqueKeyPrefix("two-instances");
+		int[] ports = { start(keyPrefix), start(keyPrefix) };
+		Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+		ExecutorService pool = Executors.newFixedThreadPool(32);
+		CountDownLatch go = new CountDownLatch(1);
+		List<Future<?>> futures = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			int port = ports[i % 2];
+			futures.add(pool.submit(() -> {
+				go.await();
+				int status = Http.send("POST", "http://127.0.0.1:" + port + "/v1/auth/login").statusCode();
+				statuses.computeIfAbsent(status, (key) -> new AtomicInteger()).incrementAndGet();
+				return null;
+			}));
+		}
+		go.countDown();
+		for (Future<?> future : futures) {
+			future.get(60, TimeUnit.SECONDS);
+		}
+		pool.shutdown();
+		assertThat(statuses.keySet()).containsOnly(200, 429);
+		assertThat(statuses.get(200)).hasValue(50);
+		assertThat(statuses.get(429)).hasValue(150);
+	}
+
+}
