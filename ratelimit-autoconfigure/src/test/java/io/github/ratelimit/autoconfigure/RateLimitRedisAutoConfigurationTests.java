@@ -1,0 +1,80 @@
+package io.github.ratelimit.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.test.TestRequest;
+import io.github.ratelimit.test.redis.RedisTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimitRedisAutoConfigurationTests {
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitRedisAutoConfiguration.class,
+					RateLimitAutoConfiguration.class));
+
+	@Test
+	void autoPicksRedisWhenSpringDataRedisIsConfigured() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url())
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(Bucket4jRedisRateLimitStore.class));
+	}
+
+	@Test
+	void memoryTypeKeepsBucketsInMemoryEvenWithRedis() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(), "ratelimit.storage.type=memory")
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(InMemoryRateLimitStore.class));
+	}
+
+	@Test
+	void backsOffWithoutBucket4jLettuceOnTheClasspath() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.bucket4j.redis"))
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(InMemoryRateLimitStore.class));
+	}
+
+	@Test
+	void startsWhileRedisIsDownAndFailsOpenByDefault() {
+		this.runner
+			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1", "ratelimit.tiers.anonymous.ip.default=1/1m")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Decision decision = context.getBean(RateLimiter.class)
+					.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1));
+				assertThat(decision.outcome()).isEqualTo(Outcome.ADMITTED_ON_ERROR);
+			});
+	}
+
+	@Test
+	void closedFailureModeAnswersUnavailableWhileRedisIsDown() {
+		this.runner
+			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1", "ratelimit.tiers.anonymous.ip.default=1/1m",
+					"ratelimit.storage.failure-mode=closed")
+			.run((context) -> assertThat(context.getBean(RateLimiter.class)
+				.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1))
+				.outcome()).isEqualTo(Outcome.UNAVAILABLE));
+	}
+
+	@Test
+	void invalidTimeoutStopsTheStart() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(), "ratelimit.storage.timeout=0s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription()).contains("ratelimit.storage.timeout");
+			});
+	}
+
+}
