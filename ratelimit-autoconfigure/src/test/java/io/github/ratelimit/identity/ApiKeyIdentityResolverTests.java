@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.ratelimit.test.TestRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -50,7 +52,7 @@ class ApiKeyIdentityResolverTests {
 
 	@Test
 	void missingApiKeyIsAnonymous() {
-		assertThat(this.resolver.resolve(TestClientRequest.from("203.0.113.7"))).isNull();
+		assertThat(this.resolver.resolve(TestRequest.from("203.0.113.7"))).isNull();
 	}
 
 	@ParameterizedTest
@@ -84,7 +86,7 @@ class ApiKeyIdentityResolverTests {
 	void readsTheConfiguredHeader() {
 		ApiKeyIdentityResolver resolver = new ApiKeyIdentityResolver("X-Client-Key",
 				List.of(ApiKey.ofKey(ALICE_KEY, "alice", null, null)));
-		assertThat(resolver.resolve(TestClientRequest.from("203.0.113.7").header("x-client-key", ALICE_KEY)))
+		assertThat(resolver.resolve(TestRequest.from("203.0.113.7").header("x-client-key", ALICE_KEY)))
 			.isNotNull();
 		assertThat(resolver.resolve(request(ALICE_KEY))).isNull();
 	}
@@ -151,12 +153,12 @@ class ApiKeyIdentityResolverTests {
 			.withMessage("the API key header name must not be blank");
 	}
 
-	private static TestClientRequest request(String key) {
-		return TestClientRequest.from("203.0.113.7").header(ApiKeyIdentityResolver.DEFAULT_HEADER, key);
+	private static TestRequest request(String key) {
+		return TestRequest.from("203.0.113.7").header(ApiKeyIdentityResolver.DEFAULT_HEADER, key);
 	}
 
-	private static TestClientRequest authorization(String value) {
-		return TestClientRequest.from("203.0.113.7").header("Authorization", value);
+	private static TestRequest authorization(String value) {
+		return TestRequest.from("203.0.113.7").header("Authorization", value);
 	}
 
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
 import io.github.ratelimit.core.Identity;
+import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +29,7 @@ class CallerIdentifierTests {
 
 	@Test
 	void anonymousCallerIsKnownByAddress() {
-		Identity identity = this.identifier.identify(TestClientRequest.from("10.0.0.1").header("X-Forwarded-For",
+		Identity identity = this.identifier.identify(TestRequest.from("10.0.0.1").header("X-Forwarded-For",
 				"203.0.113.7"));
 		assertThat(identity).isEqualTo(Identity.anonymous("203.0.113.7", "anonymous"));
 	}
@@ -105,8 +106,8 @@ class CallerIdentifierTests {
 		assertThat(identifier.identify(request())).isEqualTo(Identity.anonymous("203.0.113.7", "anonymous"));
 	}
 
-	private static TestClientRequest request() {
-		return TestClientRequest.from("203.0.113.7");
+	private static TestRequest request() {
+		return TestRequest.from("203.0.113.7");
 	}
 
 }

@@ -7,6 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.ratelimit.test.TestRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -24,25 +26,25 @@ class ClientIpResolverTests {
 
 	@Test
 	void usesThePeerAddressWithoutAProxy() {
-		assertThat(this.resolver.resolve(TestClientRequest.from("203.0.113.7"))).isEqualTo("203.0.113.7");
+		assertThat(this.resolver.resolve(TestRequest.from("203.0.113.7"))).isEqualTo("203.0.113.7");
 	}
 
 	@Test
 	void ignoresForwardedForFromUntrustedPeer() {
-		TestClientRequest request = TestClientRequest.from("203.0.113.7").header(XFF, "198.51.100.1");
+		TestRequest request = TestRequest.from("203.0.113.7").header(XFF, "198.51.100.1");
 		assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 	}
 
 	@Test
 	void ignoresForwardedFromUntrustedPeer() {
-		TestClientRequest request = TestClientRequest.from("203.0.113.7").header("Forwarded", "for=198.51.100.1");
+		TestRequest request = TestRequest.from("203.0.113.7").header("Forwarded", "for=198.51.100.1");
 		assertThat(this.forwardedResolver.resolve(request)).isEqualTo("203.0.113.7");
 	}
 
 	@Test
 	void untrustedPeerRotatingForwardedForKeepsItsAddress() {
 		for (int i = 0; i < 100; i++) {
-			TestClientRequest request = TestClientRequest.from("203.0.113.7").header(XFF, "198.51.100." + i);
+			TestRequest request = TestRequest.from("203.0.113.7").header(XFF, "198.51.100." + i);
 			assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 		}
 	}
@@ -50,19 +52,19 @@ class ClientIpResolverTests {
 	@Test
 	void ignoresForwardedForWhenNoProxyIsTrusted() {
 		ClientIpResolver trustsNobody = new ClientIpResolver(List.of(), 32, 64);
-		TestClientRequest request = TestClientRequest.from("127.0.0.1").header(XFF, "198.51.100.1");
+		TestRequest request = TestRequest.from("127.0.0.1").header(XFF, "198.51.100.1");
 		assertThat(trustsNobody.resolve(request)).isEqualTo("127.0.0.1");
 	}
 
 	@Test
 	void usesForwardedForFromTrustedPeer() {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, "198.51.100.1");
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, "198.51.100.1");
 		assertThat(this.resolver.resolve(request)).isEqualTo("198.51.100.1");
 	}
 
 	@Test
 	void usesThePeerWhenTrustedPeerSendsNoForwardedFor() {
-		assertThat(this.resolver.resolve(TestClientRequest.from("10.0.0.1"))).isEqualTo("10.0.0.1");
+		assertThat(this.resolver.resolve(TestRequest.from("10.0.0.1"))).isEqualTo("10.0.0.1");
 	}
 
 	@ParameterizedTest
@@ -74,7 +76,7 @@ class ClientIpResolverTests {
 			203.0.113.7, 198.51.100.1                        | 198.51.100.1
 			""")
 	void skipsTrustedHopsRightToLeft(String forwardedFor, String client) {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, forwardedFor);
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, forwardedFor);
 		assertThat(this.resolver.resolve(request)).isEqualTo(client);
 	}
 
@@ -82,18 +84,18 @@ class ClientIpResolverTests {
 	void clientBehindProxyCannotRotateItsAddress() {
 		for (int i = 0; i < 100; i++) {
 			// the client writes the left part; the trusted proxy appends the address it saw
-			TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, "198.51.100." + i + ", 203.0.113.7");
+			TestRequest request = TestRequest.from("10.0.0.1").header(XFF, "198.51.100." + i + ", 203.0.113.7");
 			assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 		}
 	}
 
 	@Test
 	void walksEveryFieldLineInOrder() {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1")
+		TestRequest request = TestRequest.from("10.0.0.1")
 			.header(XFF, "198.51.100.1, 203.0.113.7")
 			.header(XFF, "10.0.0.3, 10.0.0.2");
 		assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
-		TestClientRequest reversed = TestClientRequest.from("10.0.0.1")
+		TestRequest reversed = TestRequest.from("10.0.0.1")
 			.header(XFF, "10.0.0.3, 10.0.0.2")
 			.header(XFF, "198.51.100.1, 203.0.113.7");
 		assertThat(this.resolver.resolve(reversed)).isEqualTo("203.0.113.7");
@@ -101,7 +103,7 @@ class ClientIpResolverTests {
 
 	@Test
 	void usesTheLeftmostHopWhenEveryHopIsTrusted() {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, "10.0.0.3, 192.168.0.2");
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, "10.0.0.3, 192.168.0.2");
 		assertThat(this.resolver.resolve(request)).isEqualTo("10.0.0.3");
 	}
 
@@ -125,7 +127,7 @@ class ClientIpResolverTests {
 			203.0.113.7 198.51.100.1           | 10.0.0.1
 			""")
 	void garbageInForwardedForNeverWins(String forwardedFor, String client) {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, forwardedFor);
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, forwardedFor);
 		assertThat(this.resolver.resolve(request)).isEqualTo(client);
 	}
 
@@ -138,7 +140,7 @@ class ClientIpResolverTests {
 			::ffff:203.0.113.7        | 203.0.113.7
 			""")
 	void readsPortsBracketsAndMappedAddressesInForwardedFor(String forwardedFor, String client) {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, forwardedFor);
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, forwardedFor);
 		assertThat(this.resolver.resolve(request)).isEqualTo(client);
 	}
 
@@ -161,7 +163,7 @@ class ClientIpResolverTests {
 			for=198.51.100.17,,for=10.0.0.2                       | 198.51.100.17
 			""")
 	void readsTheForParameterOfForwarded(String forwarded, String client) {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header("Forwarded", forwarded);
+		TestRequest request = TestRequest.from("10.0.0.1").header("Forwarded", forwarded);
 		assertThat(this.forwardedResolver.resolve(request)).isEqualTo(client);
 	}
 
@@ -187,14 +189,14 @@ class ClientIpResolverTests {
 			for="[2001:db8::1", for=10.0.0.2           | 10.0.0.2
 			""")
 	void garbageInForwardedNeverWins(String forwarded, String client) {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header("Forwarded", forwarded);
+		TestRequest request = TestRequest.from("10.0.0.1").header("Forwarded", forwarded);
 		assertThat(this.forwardedResolver.resolve(request)).isEqualTo(client);
 	}
 
 	@Test
 	void walksEveryForwardedFieldLineSeparately() {
 		// a quote the client left open cannot swallow the element the proxy added on its own line
-		TestClientRequest request = TestClientRequest.from("10.0.0.1")
+		TestRequest request = TestRequest.from("10.0.0.1")
 			.header("Forwarded", "for=\"198.51.100.1")
 			.header("Forwarded", "for=203.0.113.7");
 		assertThat(this.forwardedResolver.resolve(request)).isEqualTo("203.0.113.7");
@@ -202,20 +204,20 @@ class ClientIpResolverTests {
 
 	@Test
 	void readsOnlyTheConfiguredHeader() {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1")
+		TestRequest request = TestRequest.from("10.0.0.1")
 			.header(XFF, "203.0.113.7")
 			.header("Forwarded", "for=198.51.100.1");
 		assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 		assertThat(this.forwardedResolver.resolve(request)).isEqualTo("198.51.100.1");
-		TestClientRequest spoofed = TestClientRequest.from("10.0.0.1").header("Forwarded", "for=198.51.100.1");
+		TestRequest spoofed = TestRequest.from("10.0.0.1").header("Forwarded", "for=198.51.100.1");
 		assertThat(this.resolver.resolve(spoofed)).isEqualTo("10.0.0.1");
 	}
 
 	@Test
 	void groupsIpv6ByPrefix() {
-		String first = this.resolver.resolve(TestClientRequest.from("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
-		String second = this.resolver.resolve(TestClientRequest.from("2001:db8:1:2::1"));
-		String otherNetwork = this.resolver.resolve(TestClientRequest.from("2001:db8:1:3::1"));
+		String first = this.resolver.resolve(TestRequest.from("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+		String second = this.resolver.resolve(TestRequest.from("2001:db8:1:2::1"));
+		String otherNetwork = this.resolver.resolve(TestRequest.from("2001:db8:1:3::1"));
 		assertThat(first).isEqualTo("2001:db8:1:2::/64").isEqualTo(second);
 		assertThat(otherNetwork).isEqualTo("2001:db8:1:3::/64");
 	}
@@ -223,16 +225,16 @@ class ClientIpResolverTests {
 	@Test
 	void groupsIpv6ByConfiguredPrefix() {
 		ClientIpResolver by48 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 48);
-		assertThat(by48.resolve(TestClientRequest.from("2001:db8:1:2::1"))).isEqualTo("2001:db8:1::/48");
+		assertThat(by48.resolve(TestRequest.from("2001:db8:1:2::1"))).isEqualTo("2001:db8:1::/48");
 		ClientIpResolver by128 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 128);
-		assertThat(by128.resolve(TestClientRequest.from("2001:DB8:0:0:1:0:0:1"))).isEqualTo("2001:db8::1:0:0:1");
+		assertThat(by128.resolve(TestRequest.from("2001:DB8:0:0:1:0:0:1"))).isEqualTo("2001:db8::1:0:0:1");
 	}
 
 	@Test
 	void groupsIpv4ByPrefix() {
 		ClientIpResolver by24 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 24, 64);
-		assertThat(by24.resolve(TestClientRequest.from("203.0.113.7"))).isEqualTo("203.0.113.0/24");
-		assertThat(by24.resolve(TestClientRequest.from("10.0.0.1").header(XFF, "203.0.113.200")))
+		assertThat(by24.resolve(TestRequest.from("203.0.113.7"))).isEqualTo("203.0.113.0/24");
+		assertThat(by24.resolve(TestRequest.from("10.0.0.1").header(XFF, "203.0.113.200")))
 			.isEqualTo("203.0.113.0/24");
 	}
 
@@ -246,40 +248,40 @@ class ClientIpResolverTests {
 			0:0:0:0:0:0:0:1           | ::/64
 			""")
 	void normalisesThePeerAddress(String remoteAddress, String id) {
-		assertThat(this.resolver.resolve(TestClientRequest.from(remoteAddress))).isEqualTo(id);
+		assertThat(this.resolver.resolve(TestRequest.from(remoteAddress))).isEqualTo(id);
 	}
 
 	@Test
 	void trustsAnIpv4MappedPeerAsItsIpv4Address() {
-		TestClientRequest request = TestClientRequest.from("::ffff:10.0.0.1").header(XFF, "203.0.113.7");
+		TestRequest request = TestRequest.from("::ffff:10.0.0.1").header(XFF, "203.0.113.7");
 		assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 	}
 
 	@Test
 	void trustsIpv6LoopbackAndUniqueLocalProxies() {
-		assertThat(this.resolver.resolve(TestClientRequest.from("0:0:0:0:0:0:0:1").header(XFF, "203.0.113.7")))
+		assertThat(this.resolver.resolve(TestRequest.from("0:0:0:0:0:0:0:1").header(XFF, "203.0.113.7")))
 			.isEqualTo("203.0.113.7");
-		assertThat(this.resolver.resolve(TestClientRequest.from("fd00::5").header(XFF, "2001:db8::1")))
+		assertThat(this.resolver.resolve(TestRequest.from("fd00::5").header(XFF, "2001:db8::1")))
 			.isEqualTo("2001:db8::/64");
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "", "garbage", "localhost", "1.2.3", "010.0.0.1", "unix:/run/app.sock", "[::1" })
 	void isUnknownWhenThePeerIsNotAnAddress(String remoteAddress) {
-		assertThat(this.resolver.resolve(TestClientRequest.from(remoteAddress))).isEqualTo(ClientIpResolver.UNKNOWN);
-		assertThat(this.resolver.resolveAddress(TestClientRequest.from(remoteAddress)))
+		assertThat(this.resolver.resolve(TestRequest.from(remoteAddress))).isEqualTo(ClientIpResolver.UNKNOWN);
+		assertThat(this.resolver.resolveAddress(TestRequest.from(remoteAddress)))
 			.isEqualTo(ClientIpResolver.UNKNOWN);
 	}
 
 	@Test
 	void isUnknownWithoutAPeerAddress() {
-		TestClientRequest request = TestClientRequest.from(null).header(XFF, "203.0.113.7");
+		TestRequest request = TestRequest.from(null).header(XFF, "203.0.113.7");
 		assertThat(this.resolver.resolve(request)).isEqualTo(ClientIpResolver.UNKNOWN);
 	}
 
 	@Test
 	void resolvesTheAddressWithoutGrouping() {
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, "[2001:DB8:1:2::1]:443");
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, "[2001:DB8:1:2::1]:443");
 		assertThat(this.resolver.resolveAddress(request)).isEqualTo("2001:db8:1:2::1");
 		assertThat(this.resolver.resolve(request)).isEqualTo("2001:db8:1:2::/64");
 	}
@@ -290,7 +292,7 @@ class ClientIpResolverTests {
 		for (int i = 0; i < 1000; i++) {
 			chain.append(", 10.0.").append(i / 250).append('.').append(i % 250);
 		}
-		TestClientRequest request = TestClientRequest.from("10.0.0.1").header(XFF, chain.toString());
+		TestRequest request = TestRequest.from("10.0.0.1").header(XFF, chain.toString());
 		assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 	}
 

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
 
+import io.github.ratelimit.test.TestRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
@@ -61,7 +63,7 @@ class IdentityFuzzTests {
 	@Test
 	void garbageInForwardedForNeverFails() {
 		for (int i = 0; i < 20_000; i++) {
-			TestClientRequest request = TestClientRequest.from("10.0.0.1").header("X-Forwarded-For", randomText());
+			TestRequest request = TestRequest.from("10.0.0.1").header("X-Forwarded-For", randomText());
 			if (this.random.nextBoolean()) {
 				request.header("X-Forwarded-For", randomText());
 			}
@@ -87,7 +89,7 @@ class IdentityFuzzTests {
 				line.append(this.random.nextBoolean() ? " " : "").append(hops[this.random.nextInt(hops.length)]);
 			}
 			String peer = this.random.nextInt(5) == 0 ? "203.0.113.99" : "10.0.0.1";
-			TestClientRequest request = TestClientRequest.from(peer).header("X-Forwarded-For", line.toString());
+			TestRequest request = TestRequest.from(peer).header("X-Forwarded-For", line.toString());
 			String expected = rightToLeft(peer, line.toString(), trusted).toGroup(32, 64);
 			assertThat(this.xffResolver.resolve(request)).as(line.toString()).isEqualTo(expected);
 			clients += expected.equals(peer) ? 0 : 1;
@@ -124,7 +126,7 @@ class IdentityFuzzTests {
 	@Test
 	void garbageInForwardedNeverFails() {
 		for (int i = 0; i < 20_000; i++) {
-			TestClientRequest request = TestClientRequest.from("::1").header("Forwarded", randomForwarded());
+			TestRequest request = TestRequest.from("::1").header("Forwarded", randomForwarded());
 			if (this.random.nextBoolean()) {
 				request.header("Forwarded", randomText());
 			}
@@ -135,7 +137,7 @@ class IdentityFuzzTests {
 	@Test
 	void untrustedPeerIsItsOwnIdWhateverItSends() {
 		for (int i = 0; i < 5_000; i++) {
-			TestClientRequest request = TestClientRequest.from("203.0.113.7")
+			TestRequest request = TestRequest.from("203.0.113.7")
 				.header("X-Forwarded-For", randomText())
 				.header("Forwarded", randomForwarded());
 			assertThat(this.xffResolver.resolve(request)).isEqualTo("203.0.113.7");
@@ -147,8 +149,8 @@ class IdentityFuzzTests {
 	void randomPeerAddressesAreSafeOrUnknown() {
 		for (int i = 0; i < 20_000; i++) {
 			String remote = randomText();
-			assertSafe(this.xffResolver.resolve(TestClientRequest.from(remote)));
-			assertSafe(this.forwardedResolver.resolve(TestClientRequest.from(remote)));
+			assertSafe(this.xffResolver.resolve(TestRequest.from(remote)));
+			assertSafe(this.forwardedResolver.resolve(TestRequest.from(remote)));
 		}
 	}
 
@@ -161,7 +163,7 @@ class IdentityFuzzTests {
 			String latin1 = new String(bytes, StandardCharsets.ISO_8859_1);
 			String utf8 = new String(bytes, StandardCharsets.UTF_8);
 			for (String value : List.of(latin1, utf8)) {
-				TestClientRequest request = TestClientRequest.from("127.0.0.1")
+				TestRequest request = TestRequest.from("127.0.0.1")
 					.header("X-Forwarded-For", value)
 					.header("Forwarded", value)
 					.header("X-API-Key", value);
@@ -179,8 +181,8 @@ class IdentityFuzzTests {
 				List.of(ApiKey.ofKey("ak_live_3f9c2d7e1b", "alice", null, null)));
 		for (int i = 0; i < 20_000; i++) {
 			String key = randomText();
-			assertThat(resolver.resolve(TestClientRequest.from("203.0.113.7").header("X-API-Key", key))).isNull();
-			assertThat(authorization.resolve(TestClientRequest.from("203.0.113.7").header("Authorization", key)))
+			assertThat(resolver.resolve(TestRequest.from("203.0.113.7").header("X-API-Key", key))).isNull();
+			assertThat(authorization.resolve(TestRequest.from("203.0.113.7").header("Authorization", key)))
 				.isNull();
 		}
 	}

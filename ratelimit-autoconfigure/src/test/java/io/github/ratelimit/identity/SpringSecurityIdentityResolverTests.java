@@ -14,6 +14,8 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.oauth2.core.ClaimAccessor;
 import org.springframework.security.oauth2.core.DefaultOAuth2AuthenticatedPrincipal;
 
+import io.github.ratelimit.test.TestRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -127,8 +129,8 @@ class SpringSecurityIdentityResolverTests {
 	@Test
 	void otherPrincipalsAreAnonymous() {
 		Principal principal = () -> "alice";
-		assertThat(this.resolver.resolve(TestClientRequest.from("203.0.113.7").principal(principal))).isNull();
-		assertThat(this.resolver.resolve(TestClientRequest.from("203.0.113.7"))).isNull();
+		assertThat(this.resolver.resolve(TestRequest.from("203.0.113.7").principal(principal))).isNull();
+		assertThat(this.resolver.resolve(TestRequest.from("203.0.113.7"))).isNull();
 	}
 
 	@Test
@@ -142,8 +144,8 @@ class SpringSecurityIdentityResolverTests {
 		return this.resolver.resolve(request(authentication));
 	}
 
-	private static TestClientRequest request(Authentication authentication) {
-		return TestClientRequest.from("203.0.113.7").principal(authentication);
+	private static TestRequest request(Authentication authentication) {
+		return TestRequest.from("203.0.113.7").principal(authentication);
 	}
 
 }

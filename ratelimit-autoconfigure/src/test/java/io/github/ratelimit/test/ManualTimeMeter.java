@@ -5,10 +5,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.bucket4j.TimeMeter;
 
-/** A bucket clock that moves only when a test says so: refill tests need no sleeps. */
+/**
+ * A wall clock for Bucket4j that moves only when a test says so: refill tests need no sleeps. It starts
+ * at the current time, so stores that derive key expiry from it (Redis) see plausible times.
+ */
 public final class ManualTimeMeter implements TimeMeter {
 
-	private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+	private final AtomicLong nanos = new AtomicLong(System.currentTimeMillis() * 1_000_000L);
 
 	public void advance(Duration duration) {
 		this.nanos.addAndGet(duration.toNanos());
@@ -21,7 +24,7 @@ public final class ManualTimeMeter implements TimeMeter {
 
 	@Override
 	public boolean isWallClockBased() {
-		return false;
+		return true;
 	}
 
 }

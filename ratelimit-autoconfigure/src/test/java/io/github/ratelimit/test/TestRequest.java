@@ -1,37 +1,38 @@
 package io.github.ratelimit.test;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.LinkedCaseInsensitiveMap;
 
 import io.github.ratelimit.core.ClientRequest;
 
-/** A request for tests of the web-free core. */
+/** A request for tests of the web-free core: a TCP peer, header field lines and a principal. */
 public final class TestRequest implements ClientRequest {
 
-	private final String remoteAddress;
+	private final @Nullable String remoteAddress;
 
-	private final Map<String, List<String>> headers = new LinkedHashMap<>();
+	private final Map<String, List<String>> headers = new LinkedCaseInsensitiveMap<>();
 
 	private @Nullable Object principal;
 
-	private TestRequest(String remoteAddress) {
+	private TestRequest(@Nullable String remoteAddress) {
 		this.remoteAddress = remoteAddress;
 	}
 
-	public static TestRequest from(String remoteAddress) {
+	public static TestRequest from(@Nullable String remoteAddress) {
 		return new TestRequest(remoteAddress);
 	}
 
-	public TestRequest header(String name, String... values) {
-		this.headers.put(name.toLowerCase(Locale.ROOT), List.of(values));
+	/** Adds a field line (a header may have several). */
+	public TestRequest header(String name, String value) {
+		this.headers.computeIfAbsent(name, (key) -> new ArrayList<>()).add(value);
 		return this;
 	}
 
-	public TestRequest principal(Object principal) {
+	public TestRequest principal(@Nullable Object principal) {
 		this.principal = principal;
 		return this;
 	}
@@ -47,19 +48,19 @@ public final class TestRequest implements ClientRequest {
 	}
 
 	@Override
-	public String remoteAddress() {
+	public @Nullable String remoteAddress() {
 		return this.remoteAddress;
 	}
 
 	@Override
 	public @Nullable String header(String name) {
-		List<String> values = headers(name);
-		return values.isEmpty() ? null : values.get(0);
+		List<String> values = this.headers.get(name);
+		return (values == null || values.isEmpty()) ? null : values.get(0);
 	}
 
 	@Override
 	public List<String> headers(String name) {
-		return this.headers.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
+		return this.headers.getOrDefault(name, List.of());
 	}
 
 	@Override

@@ -33,6 +33,7 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.redis.CircuitBreaker.State;
+import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
