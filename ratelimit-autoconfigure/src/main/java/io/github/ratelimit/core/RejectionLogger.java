@@ -1,33 +1,76 @@
 package io.github.ratelimit.core;
 
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes one structured line per refused request, at INFO, so an operator can see who is limited and
  * why. Ids are verified names or client addresses; credentials never reach it (tokens are hashes).
+ * <p>
+ * A flood of refused requests must not become a flood of log lines: at most {@code linesPerSecond}
+ * lines are written each second, and the next line written says how many were left out.
  */
 public final class RejectionLogger implements DecisionListener {
 
 	private static final Logger logger = LoggerFactory.getLogger("io.github.ratelimit.rejections");
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private final int linesPerSecond;
+
+	private final LongSupplier nanoTime;
+
+	private final AtomicLong windowStart;
+
+	private final AtomicLong linesInWindow = new AtomicLong();
+
+	private final AtomicLong suppressed = new AtomicLong();
+
+	public RejectionLogger() {
+		this(100, System::nanoTime);
+	}
+
+	RejectionLogger(int linesPerSecond, LongSupplier nanoTime) {
+		this.linesPerSecond = linesPerSecond;
+		this.nanoTime = nanoTime;
+		this.windowStart = new AtomicLong(nanoTime.getAsLong());
+	}
 
 	@Override
 	public void onDecision(Decision decision, long elapsedNanos) {
 		if (decision.outcome().admits() || !logger.isInfoEnabled()) {
 			return;
 		}
+		if (!mayWrite()) {
+			this.suppressed.incrementAndGet();
+			return;
+		}
+		long left = this.suppressed.getAndSet(0);
 		PolicyState binding = decision.binding();
 		Identity identity = decision.identity();
 		if (binding != null) {
-			logger.info("rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={}",
+			logger.info(
+					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
 					decision.outcome(), binding.name(), binding.dimension().key(), binding.id(), identity.tier(),
-					decision.classification().group(), binding.limit(), decision.retryAfterSeconds());
+					decision.classification().group(), binding.limit(), decision.retryAfterSeconds(), left);
 		}
 		else {
-			logger.info("rate limit outcome={} policy={} ip={} user={} tier={} group={}", decision.outcome(),
-					(decision.blockedBy() != null) ? decision.blockedBy().name() : "-", identity.ip(), identity.user(),
-					identity.tier(), decision.classification().group());
+			logger.info("rate limit outcome={} policy={} ip={} user={} tier={} group={} suppressed={}",
+					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
+					identity.ip(), identity.user(), identity.tier(), decision.classification().group(), left);
 		}
+	}
+
+	private boolean mayWrite() {
+		long now = this.nanoTime.getAsLong();
+		long start = this.windowStart.get();
+		if (now - start >= SECOND && this.windowStart.compareAndSet(start, now)) {
+			this.linesInWindow.set(0);
+		}
+		return this.linesInWindow.incrementAndGet() <= this.linesPerSecond;
 	}
 
 }
