@@ -1,0 +1,47 @@
+package com.example.secure;
+
+import java.util.Map;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@SpringBootApplication
+@RestController
+public class SecureApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(SecureApplication.class, args);
+	}
+
+	@Bean
+	SecurityFilterChain security(HttpSecurity http) throws Exception {
+		http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+			.httpBasic(Customizer.withDefaults())
+			.csrf((csrf) -> csrf.disable());
+		return http.build();
+	}
+
+	@Bean
+	UserDetailsService users() {
+		// {noop}: plain passwords, a demo
+		return new InMemoryUserDetailsManager(
+				User.withUsername("alice").password("{noop}secret").authorities("TIER_premium", "ORG_acme").build(),
+				User.withUsername("bob").password("{noop}secret").authorities("USER").build());
+	}
+
+	@GetMapping("/api/whoami")
+	Map<String, Object> whoami(Authentication authentication) {
+		return Map.of("name", (authentication != null) ? authentication.getName() : "anonymous");
+	}
+
+}
