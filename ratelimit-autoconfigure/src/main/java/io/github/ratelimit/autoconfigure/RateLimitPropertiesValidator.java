@@ -13,6 +13,7 @@ import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
@@ -33,7 +34,27 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
 					"use at most 64 printable ASCII characters without spaces", "rl:");
 		}
-		return PolicyTable.build(properties.getTiers(), properties.getIp(), properties.getGroups().keySet(), prefix);
+		PolicyTable table = PolicyTable.build(properties.getTiers(), properties.getIp(),
+				properties.getGroups().keySet(), prefix);
+		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
+		return table;
+	}
+
+	/** A group whose cost exceeds a bucket's capacity could never be called: a configuration mistake. */
+	private static void checkCostFits(PolicyTable table, String group, long cost) {
+		List<String> tiers = new ArrayList<>(table.tiers());
+		tiers.add("(any tier)");
+		for (String tier : tiers) {
+			for (Policy policy : table.policies(tier, group)) {
+				if (!policy.limit().blocked() && cost > policy.limit().maxCost()) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".cost", cost,
+							"a request would cost more than the " + policy.limit().maxCost() + " tokens that policy '"
+									+ policy.name() + "' (" + policy.limit().spec()
+									+ ") can ever hold; raise that limit or its burst, or use 0 to block the group",
+							String.valueOf(policy.limit().maxCost()));
+				}
+			}
+		}
 	}
 
 	static ClientIpResolver clientIpResolver(RateLimitProperties.Identity identity) {

@@ -107,7 +107,8 @@ public final class RateLimiter {
 			if (id == null) {
 				continue;
 			}
-			if (policy.limit().blocked()) {
+			// a limit of 0, or one whose bucket can never hold the cost: waiting would never help
+			if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
 				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
 						classification, List.of(), null, 0, policy, this.clock.instant()));
 			}

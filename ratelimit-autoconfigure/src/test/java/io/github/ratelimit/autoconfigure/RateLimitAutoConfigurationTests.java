@@ -166,6 +166,19 @@ class RateLimitAutoConfigurationTests {
 	}
 
 	@Test
+	void groupCostBeyondALimitsCapacityStopsTheStart() {
+		this.servlet
+			.withPropertyValues("ratelimit.groups.export.paths=/export/**", "ratelimit.groups.export.cost=10",
+					"ratelimit.tiers.anonymous.ip.default=5/1m")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("ratelimit.groups.export.cost")
+					.contains("anonymous-ip-default");
+			});
+	}
+
+	@Test
 	void redisStorageWithoutRedisStopsTheStart() {
 		this.servlet.withPropertyValues("ratelimit.storage.type=redis").run((context) -> {
 			assertThat(context).hasFailed();

@@ -142,6 +142,14 @@ class RateLimiterTests {
 	}
 
 	@Test
+	void costBeyondEveryCapacityIsBlockedRatherThanRetriedForever() {
+		Decision decision = anonymous("default");
+		assertThat(this.limiter.decide(TestRequest.from("203.0.113.8"), Classification.of("default", 4)).outcome())
+			.isEqualTo(Outcome.BLOCKED);
+		assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
 	void excludedRequestsAreUnlimited() {
 		Decision decision = this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.EXCLUDED);
 		assertThat(decision.outcome()).isEqualTo(Outcome.UNLIMITED);
