@@ -17,11 +17,31 @@ import java.lang.annotation.Target;
  * &#64;GetMapping("/v1/export")
  * Export export() { ... }
  * </pre>
+ *
+ * Functional routes (WebFlux and WebMvc.fn) say the same with route attributes, set right after the route or
+ * the nested block they apply to:
+ *
+ * <pre class="code">
+ * RouterFunctions.route()
+ *     .GET("/v1/export", handler::export)
+ *     .withAttribute(RateLimited.GROUP_ATTRIBUTE, "export")
+ *     .withAttribute(RateLimited.COST_ATTRIBUTE, 10)
+ *     .build();
+ * </pre>
  */
 @Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface RateLimited {
+
+	/** The route attribute that puts a functional route in an endpoint group: a non-blank string. */
+	String GROUP_ATTRIBUTE = "io.github.ratelimit.group";
+
+	/** The route attribute that sets what a request to a functional route costs: a whole number, at least 1. */
+	String COST_ATTRIBUTE = "io.github.ratelimit.cost";
+
+	/** The route attribute that exempts a functional route from every limit: {@code true}. */
+	String EXEMPT_ATTRIBUTE = "io.github.ratelimit.exempt";
 
 	/** The endpoint group; empty keeps the group matched by path (or {@code default}). */
 	String group() default "";

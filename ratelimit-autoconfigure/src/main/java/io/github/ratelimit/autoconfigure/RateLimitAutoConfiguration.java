@@ -3,9 +3,11 @@ package io.github.ratelimit.autoconfigure;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.github.bucket4j.TimeMeter;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,10 +36,13 @@ import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.reactive.ReactiveAnnotatedRoutes;
+import io.github.ratelimit.web.reactive.ReactiveFunctionalRoutes;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
+import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 
 /**
  * Auto-configuration of the rate limiter: policies, identities, the store (in memory unless
@@ -126,18 +131,46 @@ public final class RateLimitAutoConfiguration {
 		return new InMemoryRateLimitStore(maxKeys, TimeMeter.SYSTEM_NANOTIME);
 	}
 
+	/**
+	 * Handler mappings and router functions are complete once every singleton exists: find the annotated handlers
+	 * and routes then, so that a bad route attribute stops the start and the first requests neither pay for the
+	 * search nor wait on each other for it.
+	 */
+	private static SmartInitializingSingleton prepare(EndpointClassifier classifier) {
+		return classifier::prepare;
+	}
+
+	private static Supplier<List<EndpointRule>> handlerRules(Supplier<List<EndpointRule>> annotated,
+			Supplier<List<EndpointRule>> functional) {
+		return () -> {
+			List<EndpointRule> rules = new ArrayList<>(annotated.get());
+			rules.addAll(functional.get());
+			return rules;
+		};
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass(RequestMappingInfoHandlerMapping.class)
 	static class ServletConfiguration {
 
 		@Bean
+		@ConditionalOnMissingBean
+		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
+			return RateLimitPropertiesValidator.classifier(properties,
+					handlerRules(() -> ServletAnnotatedRoutes.find(context), () -> ServletFunctionalRoutes.find(context)));
+		}
+
+		@Bean
+		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier) {
+			return prepare(classifier);
+		}
+
+		@Bean
 		@ConditionalOnMissingFilterBean(RateLimitFilter.class)
 		FilterRegistrationBean<RateLimitFilter> rateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
-				RateLimitHeaders headers, RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
-				ApplicationContext context) {
-			EndpointClassifier classifier = RateLimitPropertiesValidator.classifier(properties,
-					() -> ServletAnnotatedRoutes.find(context));
+				EndpointClassifier classifier, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
+				ObjectProvider<DecisionListener> listeners) {
 			RateLimitFilter filter = new RateLimitFilter(limiter, classifier, headers, bodyWriter,
 					DecisionListener.composite(listeners.orderedStream().toList()));
 			FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
@@ -155,11 +188,21 @@ public final class RateLimitAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
+		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
+			return RateLimitPropertiesValidator.classifier(properties, handlerRules(
+					() -> ReactiveAnnotatedRoutes.find(context), () -> ReactiveFunctionalRoutes.find(context)));
+		}
+
+		@Bean
+		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier) {
+			return prepare(classifier);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
 		ReactiveRateLimitFilter reactiveRateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
-				RateLimitHeaders headers, RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
-				ApplicationContext context) {
-			EndpointClassifier classifier = RateLimitPropertiesValidator.classifier(properties,
-					() -> ReactiveAnnotatedRoutes.find(context));
+				EndpointClassifier classifier, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
+				ObjectProvider<DecisionListener> listeners) {
 			return new ReactiveRateLimitFilter(limiter, classifier, headers, bodyWriter,
 					DecisionListener.composite(listeners.orderedStream().toList()), properties.getFilter().getOrder());
 		}

@@ -41,6 +41,16 @@ public final class EndpointClassifier {
 		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
 	}
 
+	/**
+	 * Asks for the rules of annotated handlers and routes now rather than on the first request. Call it once
+	 * the handler mappings and router functions are ready (after every singleton exists): the first requests
+	 * then neither pay for the search nor wait on each other for it (a wait that would block an event loop),
+	 * and an invalid route attribute stops the start.
+	 */
+	public void prepare() {
+		this.annotated.get();
+	}
+
 	/** Classifies a request by method and path within the application. */
 	public Classification classify(String method, PathContainer path) {
 		for (EndpointRule rule : this.exclusions) {

@@ -2,10 +2,13 @@ package io.github.ratelimit.web.reactive;
 
 import java.security.Principal;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
@@ -16,6 +19,8 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.core.Classification;
 import io.github.ratelimit.core.Decision;
@@ -28,15 +33,33 @@ import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
 
 /**
- * The rate limiter for WebFlux: the twin of the servlet filter, deciding without blocking (the store's
- * asynchronous API). Anything unexpected inside the limiter admits the request: never a 500.
+ * The rate limiter for WebFlux, the twin of the servlet filter: classifies the request, lets the
+ * {@link RateLimiter} decide through the store's asynchronous API, writes the rate-limit headers, and
+ * answers 429/403/503 with a problem body or lets the request through. Nothing here blocks.
+ * <p>
+ * The caller's identity comes from {@link ServerWebExchange#getPrincipal()}: Spring Security's
+ * {@code Authentication} when its filter chain ran first (the default order puts this filter right after
+ * it). The request id is an exchange attribute, {@link #REQUEST_ID_ATTRIBUTE}; unlike on the servlet stack
+ * it is not put in the logging MDC, which is bound to threads.
+ * <p>
+ * A store that answers asynchronously (Redis) completes its decision on one of its own threads (a Lettuce
+ * I/O thread, or a timer thread on a timeout). The rest of the chain, the application included, must not
+ * run there: it would hold up every other Redis reply, or the JVM-wide timer. So the chain continues on
+ * {@code scheduler} (by default {@link Schedulers#parallel()}); a decision that is already made (memory
+ * store, open circuit breaker) continues on the calling thread without a hop.
+ * <p>
+ * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
+ * {@link RejectionBodyWriter} still refuses the request, with an empty body. Cancellation (a client that
+ * goes away) cancels nothing in the store: a decision under way completes and is dropped.
  */
 public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
-	/** The exchange attribute holding the request id. */
+	/** The exchange attribute holding the request id, a {@code String}. */
 	public static final String REQUEST_ID_ATTRIBUTE = ReactiveRateLimitFilter.class.getName() + ".requestId";
 
 	private static final Logger logger = LoggerFactory.getLogger(ReactiveRateLimitFilter.class);
+
+	private static final String FAILED = "Rate limiter failed; admitting the request";
 
 	private final RateLimiter limiter;
 
@@ -50,75 +73,130 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final int order;
 
+	private final Scheduler scheduler;
+
+	/**
+	 * Creates a filter that continues on {@link Schedulers#parallel()} after an asynchronous decision.
+	 * @param limiter decides
+	 * @param classifier classifies requests
+	 * @param headers writes the rate-limit headers
+	 * @param bodyWriter writes the body of refusals
+	 * @param listener told of every decision
+	 * @param order the filter's order
+	 */
 	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener, int order) {
+		this(limiter, classifier, headers, bodyWriter, listener, order, Schedulers.parallel());
+	}
+
+	/**
+	 * Creates a filter.
+	 * @param limiter decides
+	 * @param classifier classifies requests
+	 * @param headers writes the rate-limit headers
+	 * @param bodyWriter writes the body of refusals
+	 * @param listener told of every decision
+	 * @param order the filter's order
+	 * @param scheduler where the chain continues after a decision that completed on the store's thread
+	 */
+	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler) {
 		Assert.notNull(limiter, "'limiter' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
 		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		Assert.notNull(scheduler, "'scheduler' must not be null");
 		this.limiter = limiter;
 		this.classifier = classifier;
 		this.headers = headers;
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
 		this.order = order;
+		this.scheduler = scheduler;
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ServerHttpRequest request = exchange.getRequest();
-		ServerHttpResponse response = exchange.getResponse();
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeaders().getFirst(RequestIds.HEADER));
-		response.getHeaders().set(RequestIds.HEADER, requestId);
+		exchange.getResponse().getHeaders().set(RequestIds.HEADER, requestId);
 		exchange.getAttributes().put(REQUEST_ID_ATTRIBUTE, requestId);
-		Classification classification;
 		PathContainer path;
+		Classification classification;
 		try {
 			path = request.getPath().pathWithinApplication();
 			classification = this.classifier.classify(request.getMethod().name(), path);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Rate limiter failed; admitting the request", ex);
+			logger.error(FAILED, ex);
 			return chain.filter(exchange);
 		}
 		if (classification.excluded()) {
 			return chain.filter(exchange);
 		}
 		long start = System.nanoTime();
-		return exchange.getPrincipal()
-			.map(Optional::<Principal>of)
-			.defaultIfEmpty(Optional.empty())
-			.flatMap((principal) -> Mono.fromFuture(() -> this.limiter
-				.decideAsync(new ReactiveClientRequest(request, path.value(), principal.orElse(null)), classification)))
-			.map(Optional::of)
+		return principal(exchange)
+			.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification))
+			.map((decision) -> Optional.ofNullable(respond(exchange, decision, requestId, start)))
 			.onErrorResume((ex) -> {
-				logger.error("Rate limiter failed; admitting the request", ex);
+				logger.error(FAILED, ex);
 				return Mono.just(Optional.empty());
 			})
-			.flatMap((decision) -> decision.isPresent() ? respond(exchange, chain, decision.get(), requestId, start)
+			// outside the error handling above: an error of the application is not the limiter's
+			.flatMap((refusal) -> refusal.isPresent() ? write(exchange.getResponse(), refusal.get())
 					: chain.filter(exchange));
 	}
 
-	private Mono<Void> respond(ServerWebExchange exchange, WebFilterChain chain, Decision decision, String requestId,
-			long start) {
+	/** The principal, if any; one that cannot be read leaves the caller anonymous (limited by address). */
+	private static Mono<Optional<Principal>> principal(ServerWebExchange exchange) {
+		return exchange.getPrincipal().map(Optional::<Principal>of).onErrorResume((ex) -> {
+			logger.debug("Could not read the principal; limiting the request as anonymous", ex);
+			return Mono.empty();
+		}).defaultIfEmpty(Optional.empty());
+	}
+
+	private Mono<Decision> decide(ServerHttpRequest request, String path, @Nullable Principal principal,
+			Classification classification) {
+		CompletableFuture<Decision> decision = this.limiter
+			.decideAsync(new ReactiveClientRequest(request, path, principal), classification);
+		if (decision.isDone()) {
+			return Mono.fromFuture(decision);
+		}
+		// completes on the store's thread: hop off it before the application runs (see the class comment)
+		return Mono.fromFuture(decision, true).publishOn(this.scheduler);
+	}
+
+	/**
+	 * Writes the headers of a decision and, for a refusal, the status and content type.
+	 * @return the body of a refusal, or {@code null} when the request goes on
+	 */
+	private byte @Nullable [] respond(ServerWebExchange exchange, Decision decision, String requestId, long start) {
 		ServerHttpResponse response = exchange.getResponse();
+		this.headers.write(decision, response.getHeaders()::set);
+		this.listener.onDecision(decision, System.nanoTime() - start);
+		if (decision.outcome().admits()) {
+			return null;
+		}
+		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 		try {
-			this.headers.write(decision, response.getHeaders()::set);
-			this.listener.onDecision(decision, System.nanoTime() - start);
-			if (decision.outcome().admits()) {
-				return chain.filter(exchange);
-			}
 			byte[] body = this.bodyWriter.write(decision, requestId);
-			response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
-			response.getHeaders().setContentLength(body.length);
-			return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+			return body;
 		}
 		catch (RuntimeException ex) {
-			logger.error("Rate limiter failed; admitting the request", ex);
-			return chain.filter(exchange);
+			// the request is refused all the same: a broken body must not let it through
+			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
+			return new byte[0];
 		}
+	}
+
+	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {
+		response.getHeaders().setContentLength(body.length);
+		if (body.length == 0) {
+			return response.setComplete();
+		}
+		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body)));
 	}
 
 	@Override

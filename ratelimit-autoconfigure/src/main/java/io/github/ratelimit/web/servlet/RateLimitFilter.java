@@ -28,7 +28,8 @@ import io.github.ratelimit.web.EndpointClassifier;
 /**
  * The rate limiter for Spring MVC: classifies the request, lets the {@link RateLimiter} decide, writes
  * the rate-limit headers, and answers 429/403/503 with a problem body or lets the request through.
- * Anything unexpected inside the limiter admits the request: the limiter never answers 500.
+ * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
+ * {@link RejectionBodyWriter} still refuses the request, with an empty body.
  */
 public final class RateLimitFilter extends OncePerRequestFilter {
 
@@ -103,9 +104,17 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	}
 
 	private void reject(HttpServletResponse response, Decision decision, String requestId) throws IOException {
-		byte[] body = this.bodyWriter.write(decision, requestId);
 		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
-		response.setContentType(this.bodyWriter.contentType());
+		byte[] body;
+		try {
+			body = this.bodyWriter.write(decision, requestId);
+			response.setContentType(this.bodyWriter.contentType());
+		}
+		catch (RuntimeException ex) {
+			// the request is refused all the same: a broken body must neither let it through nor turn into a 500
+			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
+			body = new byte[0];
+		}
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
 	}
