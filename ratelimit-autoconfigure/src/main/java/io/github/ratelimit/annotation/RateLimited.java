@@ -52,4 +52,11 @@ public @interface RateLimited {
 	/** Whether no limit applies to the annotated handlers at all (for example a health probe). */
 	boolean exempt() default false;
 
+	/**
+	 * A limit of the annotated handler's own, on top of the tier's limits, in the syntax of configured
+	 * limits ({@code "10/1m"}, {@code "10/1m, 100/1h"}): one bucket per handler and caller, the verified
+	 * user or else the client address. Empty for none. A malformed limit stops the start.
+	 */
+	String limit() default "";
+
 }

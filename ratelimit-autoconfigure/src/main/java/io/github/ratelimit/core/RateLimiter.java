@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.CheckResult;
@@ -112,6 +113,16 @@ public final class RateLimiter {
 				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
 						classification, List.of(), null, 0, policy, this.clock.instant()));
 			}
+			checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
+		}
+		InlineLimit inline = classification.inline();
+		if (inline != null) {
+			Policy policy = this.policies.inline(inline, identity.user() != null);
+			if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
+				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
+						classification, List.of(), null, 0, policy, this.clock.instant()));
+			}
+			String id = identity.idFor(policy.dimension());
 			checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
 		}
 		if (checks.isEmpty()) {

@@ -18,6 +18,9 @@ public final class Policy {
 	/** The tier name used for the per-IP backstop, which applies to every tier. */
 	public static final String BACKSTOP = "backstop";
 
+	/** The tier name used for limits declared on handlers, which apply to every tier. */
+	public static final String INLINE = "inline";
+
 	private final String name;
 
 	private final String tier;
@@ -47,9 +50,9 @@ public final class Policy {
 		this.limit = limit;
 		this.name = tier + "-" + dimension.key() + "-" + group;
 		// <prefix><scope>:<group>:<limits fingerprint>:<id>. The fingerprint gives a changed limit fresh
-		// buckets instead of state shaped for the old one; the backstop has a scope of its own so it
-		// never shares a bucket with a tier's ip limit.
-		String scope = isBackstop() ? dimension.key() + "-" + BACKSTOP : dimension.key();
+		// buckets instead of state shaped for the old one; the backstop and handler limits have scopes of
+		// their own so they never share a bucket with a tier's limit.
+		String scope = (isBackstop() || INLINE.equals(tier)) ? dimension.key() + "-" + tier : dimension.key();
 		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(limit.spec()) + ":";
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
@@ -75,6 +78,17 @@ public final class Policy {
 
 	public Limit limit() {
 		return this.limit;
+	}
+
+	/**
+	 * The policy of a limit declared on a handler, in one dimension; its "group" is the handler.
+	 * @param inline the handler's limit
+	 * @param dimension {@link Dimension#USER} or {@link Dimension#IP}
+	 * @param storeKeyPrefix the namespace of store keys
+	 * @return the policy, named {@code inline-<dimension>-<handler>}
+	 */
+	public static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix) {
+		return new Policy(INLINE, dimension, inline.handler(), inline.limit(), storeKeyPrefix);
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */

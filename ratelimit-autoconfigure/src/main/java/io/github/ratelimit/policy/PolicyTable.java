@@ -34,13 +34,18 @@ public final class PolicyTable {
 
 	private final Set<String> groups;
 
+	private final String storeKeyPrefix;
+
 	private final Map<String, Map<String, List<Policy>>> resolved = new ConcurrentHashMap<>();
 
+	private final Map<InlineLimit, Policy[]> inline = new ConcurrentHashMap<>();
+
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
-			Set<String> groups) {
+			Set<String> groups, String storeKeyPrefix) {
 		this.tiers = tiers;
 		this.backstop = backstop;
 		this.groups = groups;
+		this.storeKeyPrefix = storeKeyPrefix;
 	}
 
 	/**
@@ -63,9 +68,10 @@ public final class PolicyTable {
 		Map<String, Map<Dimension, Map<String, Policy>>> tierPolicies = new LinkedHashMap<>();
 		tiers.forEach((tier, dimensions) -> {
 			checkName("ratelimit.tiers." + tier, tier);
-			if (Policy.BACKSTOP.equals(tier)) {
+			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
-						"'" + Policy.BACKSTOP + "' is reserved for the per-IP backstop (ratelimit.ip)", "premium");
+						"'" + tier + "' is a reserved name (of the per-IP backstop and of @RateLimited limits)",
+						"premium");
 			}
 			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
 			dimensions.forEach((dimensionKey, limits) -> {
@@ -81,7 +87,8 @@ public final class PolicyTable {
 		});
 		Map<String, Policy> backstopPolicies = policies("ratelimit.ip", Policy.BACKSTOP, Dimension.IP, backstop,
 				knownGroups, storeKeyPrefix);
-		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups));
+		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
+				storeKeyPrefix);
 	}
 
 	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
@@ -147,6 +154,17 @@ public final class PolicyTable {
 	private static @Nullable Policy pick(Map<String, Policy> byGroup, String group) {
 		Policy policy = byGroup.get(group);
 		return (policy != null) ? policy : byGroup.get(Classification.DEFAULT_GROUP);
+	}
+
+	/**
+	 * The policy of a handler's own limit for a caller: per user when the caller is verified, else per
+	 * client address. Built once per handler (a finite set, from annotations).
+	 */
+	public Policy inline(InlineLimit limit, boolean perUser) {
+		Policy[] policies = this.inline.computeIfAbsent(limit,
+				(key) -> new Policy[] { Policy.inline(key, Dimension.USER, this.storeKeyPrefix),
+						Policy.inline(key, Dimension.IP, this.storeKeyPrefix) });
+		return policies[perUser ? 0 : 1];
 	}
 
 	/** Whether a tier is configured. */

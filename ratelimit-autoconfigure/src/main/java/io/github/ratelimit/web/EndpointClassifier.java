@@ -79,6 +79,7 @@ public final class EndpointClassifier {
 			if (annotation.cost() > 0) {
 				cost = annotation.cost();
 			}
+			return Classification.of(group, cost).withInline(annotation.inline());
 		}
 		return Classification.of(group, cost);
 	}

@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.util.pattern.PathPattern;
 
+import io.github.ratelimit.policy.InlineLimit;
+
 /**
  * One classification rule: requests whose path and method match go to a group at a cost, or are exempt.
  *
@@ -14,9 +16,14 @@ import org.springframework.web.util.pattern.PathPattern;
  * @param group the group, or {@code null} to keep the group matched by the configured groups
  * @param cost the cost, or 0 to keep the group's cost
  * @param exempt whether matching requests are never limited
+ * @param inline the handler's own limit, or {@code null}
  */
 public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost,
-		boolean exempt) {
+		boolean exempt, @Nullable InlineLimit inline) {
+
+	public EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt) {
+		this(pattern, methods, group, cost, exempt, null);
+	}
 
 	boolean matches(String method, PathContainer path) {
 		return (this.methods.isEmpty() || this.methods.contains(method)) && this.pattern.matches(path);

@@ -13,6 +13,8 @@ import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.LimitParser;
 
 /**
  * Builds {@link EndpointRule}s from configuration and from {@code @RateLimited}, validating as it goes.
@@ -65,8 +67,28 @@ public final class EndpointRules {
 
 	/** The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}. */
 	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation) {
+		return annotated(pattern, methods, annotation, "handler");
+	}
+
+	/**
+	 * The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}.
+	 * @param handler a readable id of the handler ({@code ExportController.export}), naming its own limit
+	 * @throws InvalidRateLimitConfigurationException when the annotation's limit is malformed
+	 */
+	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation,
+			String handler) {
 		String group = annotation.group().isBlank() ? null : annotation.group();
-		return new EndpointRule(pattern, methods, group, Math.max(0, annotation.cost()), annotation.exempt());
+		InlineLimit inline = null;
+		if (!annotation.limit().isBlank()) {
+			try {
+				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException("@RateLimited(limit) of " + handler,
+						annotation.limit(), ex.getMessage(), "@RateLimited(limit = \"" + LimitParser.EXAMPLE + "\")");
+			}
+		}
+		return new EndpointRule(pattern, methods, group, Math.max(0, annotation.cost()), annotation.exempt(), inline);
 	}
 
 	/** Parses a pattern of a handler mapping (never fails: those patterns were accepted by the framework). */

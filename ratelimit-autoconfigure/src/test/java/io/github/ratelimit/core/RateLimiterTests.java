@@ -15,6 +15,8 @@ import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -147,6 +149,26 @@ class RateLimiterTests {
 		assertThat(this.limiter.decide(TestRequest.from("203.0.113.8"), Classification.of("default", 4)).outcome())
 			.isEqualTo(Outcome.BLOCKED);
 		assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void handlersOwnLimitCountsPerUserOrElsePerAddressOnTopOfTheTier() {
+		InlineLimit own = new InlineLimit("ReportController.run", LimitParser.parse("2/1h"));
+		Classification classification = Classification.of("default", 1).withInline(own);
+		TestRequest alice = TestRequest.from("203.0.113.7").header("X-User", "alice").header("X-Tier", "premium");
+		assertThat(this.limiter.decide(alice, classification).outcome()).isEqualTo(Outcome.ALLOWED);
+		Decision second = this.limiter.decide(alice, classification);
+		assertThat(second.states()).extracting(PolicyState::name).contains("inline-user-ReportController.run");
+		Decision third = this.limiter.decide(alice, classification);
+		assertThat(third.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(third.binding().name()).isEqualTo("inline-user-ReportController.run");
+		// another user, and anonymous callers by address, have budgets of their own
+		TestRequest bob = TestRequest.from("203.0.113.7").header("X-User", "bob").header("X-Tier", "premium");
+		assertThat(this.limiter.decide(bob, classification).outcome()).isEqualTo(Outcome.ALLOWED);
+		Decision anonymous = this.limiter.decide(TestRequest.from("198.51.100.20"), classification);
+		assertThat(anonymous.states()).extracting(PolicyState::name).contains("inline-ip-ReportController.run");
+		// the same user elsewhere is not limited by this handler's budget
+		assertThat(this.limiter.decide(alice, Classification.of("default", 1)).outcome()).isEqualTo(Outcome.ALLOWED);
 	}
 
 	@Test

@@ -49,15 +49,34 @@ class EndpointClassifierTests {
 	@Test
 	void annotationOverridesGroupAndCost() {
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/heavy"), Set.of(),
-				annotation("export", 0, false)));
+				annotation("heavy")));
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
-				annotation("", 3, false)));
+				annotation("cheap")));
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/ping"), Set.of(),
-				annotation("", 0, true)));
+				annotation("ping")));
 		assertThat(classify("GET", "/v1/auth/heavy")).isEqualTo(Classification.of("export", 10));
 		assertThat(classify("GET", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 3));
 		assertThat(classify("POST", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 1));
 		assertThat(classify("GET", "/v1/auth/ping").excluded()).isTrue();
+	}
+
+	@Test
+	void annotationMayDeclareALimitOfTheHandlersOwn() {
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/own"), Set.of(), annotation("own"),
+				"AuthController.own"));
+		Classification classification = classify("GET", "/v1/auth/own");
+		assertThat(classification.group()).isEqualTo("auth");
+		assertThat(classification.inline().handler()).isEqualTo("AuthController.own");
+		assertThat(classification.inline().limit().spec()).isEqualTo("2/1m");
+		assertThat(classify("GET", "/v1/auth/other").inline()).isNull();
+	}
+
+	@Test
+	void malformedAnnotationLimitNamesTheHandler() {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.annotated(EndpointRules.parse("/x"), Set.of(), annotation("malformed"),
+					"AuthController.malformed"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).contains("AuthController.malformed"));
 	}
 
 	@Test
@@ -79,28 +98,37 @@ class EndpointClassifierTests {
 		return all;
 	}
 
-	private static RateLimited annotation(String group, long cost, boolean exempt) {
-		return new RateLimited() {
-			@Override
-			public Class<? extends java.lang.annotation.Annotation> annotationType() {
-				return RateLimited.class;
-			}
+	private static RateLimited annotation(String method) {
+		try {
+			return Handlers.class.getDeclaredMethod(method).getAnnotation(RateLimited.class);
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
 
-			@Override
-			public String group() {
-				return group;
-			}
+	static class Handlers {
 
-			@Override
-			public long cost() {
-				return cost;
-			}
+		@RateLimited(group = "export")
+		void heavy() {
+		}
 
-			@Override
-			public boolean exempt() {
-				return exempt;
-			}
-		};
+		@RateLimited(cost = 3)
+		void cheap() {
+		}
+
+		@RateLimited(exempt = true)
+		void ping() {
+		}
+
+		@RateLimited(limit = "2/1m")
+		void own() {
+		}
+
+		@RateLimited(limit = "two a minute")
+		void malformed() {
+		}
+
 	}
 
 }

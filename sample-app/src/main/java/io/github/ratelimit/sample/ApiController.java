@@ -33,8 +33,11 @@ class ApiController {
 		return Map.of("requests", 1234);
 	}
 
-	/** A heavy report: the annotation charges 5 tokens of the analytics budget per call. */
-	@RateLimited(cost = 5)
+	/**
+	 * A heavy report: 5 tokens of the analytics budget per call, and a budget of its own of 60 tokens
+	 * (12 reports) an hour per caller.
+	 */
+	@RateLimited(cost = 5, limit = "60/1h")
 	@GetMapping("/v1/analytics/report")
 	Map<String, Object> report() {
 		return Map.of("rows", 42);

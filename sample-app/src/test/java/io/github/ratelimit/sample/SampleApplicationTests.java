@@ -131,6 +131,8 @@ class SampleApplicationTests {
 		HttpResponse<String> response = Http.send("GET", url("/v1/analytics/report"));
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("X-RateLimit-Remaining")).hasValue("15");
+		assertThat(response.headers().firstValue("RateLimit-Policy").orElseThrow())
+			.contains("\"inline-ip-ApiController.report\";q=60;w=3600");
 	}
 
 	@Test

@@ -49,8 +49,12 @@ public final class ReactiveAnnotatedRoutes {
 			.map(Enum::name)
 			.collect(Collectors.toUnmodifiableSet());
 		for (PathPattern pattern : info.getPatternsCondition().getPatterns()) {
-			rules.add(EndpointRules.annotated(pattern, methods, annotation));
+			rules.add(EndpointRules.annotated(pattern, methods, annotation, handlerId(handler)));
 		}
+	}
+
+	private static String handlerId(HandlerMethod handler) {
+		return handler.getBeanType().getSimpleName() + "." + handler.getMethod().getName();
 	}
 
 }

@@ -51,8 +51,12 @@ public final class ServletAnnotatedRoutes {
 			.collect(Collectors.toUnmodifiableSet());
 		for (String pattern : info.getPatternValues()) {
 			PathPattern parsed = EndpointRules.parse(pattern);
-			rules.add(EndpointRules.annotated(parsed, methods, annotation));
+			rules.add(EndpointRules.annotated(parsed, methods, annotation, handlerId(handler)));
 		}
+	}
+
+	private static String handlerId(HandlerMethod handler) {
+		return handler.getBeanType().getSimpleName() + "." + handler.getMethod().getName();
 	}
 
 }

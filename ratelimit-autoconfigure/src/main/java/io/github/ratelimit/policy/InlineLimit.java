@@ -1,0 +1,30 @@
+package io.github.ratelimit.policy;
+
+/**
+ * A limit declared on a handler with {@code @RateLimited(limit = ...)}: a budget of that handler's own,
+ * counted per caller (the verified user, else the client address) on top of the tier's limits.
+ *
+ * @param handler a readable id of the handler ({@code ExportController.export}), plain characters only
+ * @param limit the limit
+ */
+public record InlineLimit(String handler, Limit limit) {
+
+	/** The longest handler id kept; longer ones are cut (they name a bucket, they need not be complete). */
+	private static final int MAX_HANDLER_LENGTH = 64;
+
+	public InlineLimit {
+		handler = plain(handler);
+	}
+
+	private static String plain(String handler) {
+		StringBuilder plain = new StringBuilder(Math.min(handler.length(), MAX_HANDLER_LENGTH));
+		for (int i = 0; i < handler.length() && plain.length() < MAX_HANDLER_LENGTH; i++) {
+			char c = handler.charAt(i);
+			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
+					|| c == '_' || c == '-';
+			plain.append(allowed ? c : '_');
+		}
+		return plain.isEmpty() ? "handler" : plain.toString();
+	}
+
+}
