@@ -1,0 +1,48 @@
+package io.github.ratelimit.behaviour;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.ratelimit.test.redis.RedisServerProcess;
+import io.github.ratelimit.test.redis.RedisTestServer;
+
+/**
+ * Where the behavioural apps keep their buckets.
+ */
+enum Storage {
+
+	/** Buckets in memory; Spring Data Redis points at a port nothing listens on, so nothing reaches a Redis. */
+	MEMORY {
+
+		@Override
+		Map<String, String> properties(String keyPrefix) {
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("ratelimit.storage.type", "memory");
+			properties.put("spring.data.redis.url", "redis://127.0.0.1:" + RedisServerProcess.freePort());
+			return properties;
+		}
+
+	},
+
+	/** Buckets in the tests' real Redis ({@link RedisTestServer}), under a key prefix of their own. */
+	REDIS {
+
+		@Override
+		Map<String, String> properties(String keyPrefix) {
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("ratelimit.storage.type", "redis");
+			properties.put("spring.data.redis.url", RedisTestServer.url());
+			properties.put("ratelimit.storage.key-prefix", RedisTestServer.uniqueKeyPrefix(keyPrefix));
+			return properties;
+		}
+
+	};
+
+	/**
+	 * The properties of an app on this storage.
+	 * @param keyPrefix a readable part of the key prefix (Redis only), such as the test class's name
+	 * @return the properties
+	 */
+	abstract Map<String, String> properties(String keyPrefix);
+
+}

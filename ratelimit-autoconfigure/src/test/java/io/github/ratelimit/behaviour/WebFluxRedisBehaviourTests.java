@@ -1,0 +1,26 @@
+package io.github.ratelimit.behaviour;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The behavioural suite on WebFlux (Netty), with buckets in Redis; and the proof that BlockHound watches it.
+ */
+class WebFluxRedisBehaviourTests extends RateLimitBehaviourTests {
+
+	WebFluxRedisBehaviourTests() {
+		super(Stack.WEBFLUX, Storage.REDIS);
+	}
+
+	@Test
+	void blockHoundCatchesAHandlerThatBlocks() {
+		Reply reply = newClient().get("/api/blocking");
+		assertThat(reply.status()).isEqualTo(500);
+		// after a Redis decision the chain continues on Reactor's parallel scheduler, where blocking is caught
+		assertThat(acknowledgeBlockingCalls()).singleElement()
+			.asString()
+			.startsWith("java.lang.Thread.sleep on parallel-");
+	}
+
+}
