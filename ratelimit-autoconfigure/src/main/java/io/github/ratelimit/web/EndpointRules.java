@@ -1,12 +1,17 @@
 package io.github.ratelimit.web;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpMethod;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
@@ -61,6 +66,32 @@ public final class EndpointRules {
 		for (int i = 0; i < paths.size(); i++) {
 			rules.add(new EndpointRule(pattern("ratelimit.exclude-paths[" + i + "]", paths.get(i)), Set.of(), null, 0,
 					true));
+		}
+		return rules;
+	}
+
+	/**
+	 * The rules of a handler method of a request mapping, from its {@code @RateLimited} (the method's wins
+	 * over its class's); used by both web stacks.
+	 * @param handler the handler method
+	 * @param methods the methods it is mapped to (empty for any)
+	 * @param patterns the path patterns it is mapped to
+	 * @return one rule per pattern, or none when neither the method nor its class is annotated
+	 */
+	public static List<EndpointRule> annotated(HandlerMethod handler, Set<RequestMethod> methods,
+			Collection<PathPattern> patterns) {
+		RateLimited annotation = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), RateLimited.class);
+		if (annotation == null) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(handler.getBeanType(), RateLimited.class);
+		}
+		if (annotation == null) {
+			return List.of();
+		}
+		Set<String> names = methods.stream().map(Enum::name).collect(Collectors.toUnmodifiableSet());
+		List<EndpointRule> rules = new ArrayList<>(patterns.size());
+		String handlerId = handler.getBeanType().getSimpleName() + "." + handler.getMethod().getName();
+		for (PathPattern pattern : patterns) {
+			rules.add(annotated(pattern, names, annotation, handlerId));
 		}
 		return rules;
 	}

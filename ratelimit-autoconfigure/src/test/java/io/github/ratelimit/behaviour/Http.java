@@ -89,6 +89,22 @@ final class Http {
 		}
 	}
 
+	/**
+	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset, without reading the response.
+	 * @param port the app's port
+	 * @param request the request
+	 */
+	static void sendAndHangUp(int port, String request) {
+		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+			socket.setSoLinger(true, 0);
+			socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+			socket.getOutputStream().flush();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	private static Reply read(InputStream in) throws IOException {
 		String statusLine = line(in);
 		if (statusLine == null) {

@@ -355,6 +355,20 @@ abstract class RateLimitBehaviourTests {
 	}
 
 	@Test
+	void clientsThatHangUpMidRequestLeaveTheLimiterWorking() {
+		Client client = newClient();
+		for (int i = 0; i < 20; i++) {
+			Http.sendAndHangUp(app().port(),
+					"GET /api/burst HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: " + client.address() + "\r\n\r\n");
+		}
+		Reply reply = client.get("/api/burst");
+		assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+		// each abandoned request may or may not have been decided before the hang-up; none took more than its token
+		assertThat(reply.remaining()).isBetween(50L - 21, 50L - 1);
+		assertThat(newClient().get("/api/hello").remaining()).isEqualTo(4);
+	}
+
+	@Test
 	void failingRejectionBodyWriterStillRefusesWithoutAServerError() {
 		Client client = newClient("X-Request-Id", FailOnDemandBodyWriter.FAIL_REQUEST_ID);
 		client.spend("/api/hello", 5);

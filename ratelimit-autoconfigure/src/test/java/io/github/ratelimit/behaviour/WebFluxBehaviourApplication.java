@@ -14,6 +14,7 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
 import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -46,7 +47,9 @@ public class WebFluxBehaviourApplication {
 
 	@Bean
 	SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http) {
+		// stateless, as an HTTP API: no WebSession per request
 		return http.authorizeExchange((exchanges) -> exchanges.anyExchange().permitAll())
+			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
 			.httpBasic(Customizer.withDefaults())
 			.csrf((csrf) -> csrf.disable())
 			.build();

@@ -1,0 +1,81 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.http.server.RequestPath;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import io.github.ratelimit.annotation.RateLimited;
+import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.web.EndpointClassifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Functional routes with rate-limit attributes are found while the application starts, on both stacks.
+ */
+class RateLimitRouteAutoConfigurationTests {
+
+	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+
+	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+
+	@Test
+	void reactiveRouteAttributesClassifyFromTheStart() {
+		this.reactive
+			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class,
+					() -> org.springframework.web.reactive.function.server.RouterFunctions.route()
+						.GET("/fn/export", (request) -> ServerResponse.ok().build())
+						.withAttribute(RateLimited.GROUP_ATTRIBUTE, "export")
+						.build())
+			.run((context) -> assertThat(classify(context.getBean(EndpointClassifier.class), "/fn/export"))
+				.isEqualTo(Classification.of("export", 1)));
+	}
+
+	@Test
+	void invalidReactiveRouteAttributeStopsTheStart() {
+		this.reactive
+			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class,
+					() -> org.springframework.web.reactive.function.server.RouterFunctions.route()
+						.GET("/fn/export", (request) -> ServerResponse.ok().build())
+						.withAttribute(RateLimited.COST_ATTRIBUTE, "ten")
+						.build())
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining(RateLimited.COST_ATTRIBUTE)
+				.hasMessageContaining("/fn/export"));
+	}
+
+	@Test
+	void invalidServletRouteAttributeStopsTheStart() {
+		this.servlet
+			.withBean(org.springframework.web.servlet.function.RouterFunction.class,
+					() -> org.springframework.web.servlet.function.RouterFunctions.route()
+						.GET("/fn/export",
+								(request) -> org.springframework.web.servlet.function.ServerResponse.ok().build())
+						.withAttribute(RateLimited.EXEMPT_ATTRIBUTE, "maybe")
+						.build())
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining(RateLimited.EXEMPT_ATTRIBUTE));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesEndpointClassifier() {
+		EndpointClassifier own = new EndpointClassifier(List.of(), List.of(), List::of);
+		this.reactive.withBean(EndpointClassifier.class, () -> own)
+			.run((context) -> assertThat(context).getBean(EndpointClassifier.class).isSameAs(own));
+	}
+
+	private static Classification classify(EndpointClassifier classifier, String path) {
+		return classifier.classify("GET", RequestPath.parse(path, null).pathWithinApplication());
+	}
+
+}
