@@ -7,7 +7,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
@@ -210,15 +209,17 @@ class RateLimiterTests {
 	}
 
 	@Test
-	void asyncDecisionMatchesSyncDecision() {
-		AtomicBoolean seen = new AtomicBoolean();
-		for (int i = 0; i < 3; i++) {
-			this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1)).join();
+	void asyncDecisionCountsLikeTheSyncOne() {
+		for (int i = 2; i >= 0; i--) {
+			Decision decision = this.limiter
+				.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1)).join();
+			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+			assertThat(decision.binding().remaining()).isEqualTo(i);
 		}
 		Decision rejected = this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1))
 			.join();
-		seen.set(rejected.outcome() == Outcome.REJECTED);
-		assertThat(seen).isTrue();
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(rejected.retryAfterSeconds()).isEqualTo(20);
 	}
 
 }
