@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.bucket4j.TimeMeter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -54,6 +56,8 @@ import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 @EnableConfigurationProperties(RateLimitProperties.class)
 public final class RateLimitAutoConfiguration {
 
+	private static final Logger logger = LoggerFactory.getLogger(RateLimitAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	PolicyTable rateLimitPolicyTable(RateLimitProperties properties) {
@@ -100,6 +104,14 @@ public final class RateLimitAutoConfiguration {
 			RateLimitStore store) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
+		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty()) {
+			logger.warn("Rate limiting is enabled but no limit is configured (ratelimit.tiers, ratelimit.ip): "
+					+ "every request passes unlimited");
+		}
+		else {
+			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),
+					policyTable.groups(), store.getClass().getSimpleName(), storage.getFailureMode());
+		}
 		return new RateLimiter(callerIdentifier, policyTable, store, storage.getFailureMode(), fallback,
 				Clock.systemUTC());
 	}
