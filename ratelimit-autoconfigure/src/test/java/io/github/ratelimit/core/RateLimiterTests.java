@@ -10,6 +10,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ratelimit.identity.ApiKey;
+import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -168,6 +170,28 @@ class RateLimiterTests {
 		assertThat(anonymous.states()).extracting(PolicyState::name).contains("inline-ip-ReportController.run");
 		// the same user elsewhere is not limited by this handler's budget
 		assertThat(this.limiter.decide(alice, Classification.of("default", 1)).outcome()).isEqualTo(Outcome.ALLOWED);
+	}
+
+	@Test
+	void tokenLimitCountsPerApiKeyWithoutEverStoringTheKey() {
+		PolicyTable integrations = PolicyTable.build(
+				Map.of("integration", Map.of("token", Map.of("default", "2/1m"), "org", Map.of("default", "100/1m"))),
+				Map.of(), Set.of(), "rl:");
+		RateLimiter limiter = new RateLimiter(new CallerIdentifier(
+				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
+						ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
+				new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration"),
+				integrations, this.store, FailureMode.OPEN, null, Clock.systemUTC());
+		TestRequest one = TestRequest.from("203.0.113.7").header("X-API-Key", "key-one-secret");
+		TestRequest two = TestRequest.from("203.0.113.7").header("X-API-Key", "key-two-secret");
+		Classification classification = Classification.of("default", 1);
+		limiter.decide(one, classification);
+		limiter.decide(one, classification);
+		Decision rejected = limiter.decide(one, classification);
+		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.TOKEN);
+		assertThat(rejected.binding().id()).startsWith("t-").doesNotContain("secret");
+		assertThat(limiter.decide(two, classification).outcome()).isEqualTo(Outcome.ALLOWED);
 	}
 
 	@Test
