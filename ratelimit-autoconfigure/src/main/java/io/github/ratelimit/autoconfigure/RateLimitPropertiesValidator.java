@@ -42,17 +42,13 @@ final class RateLimitPropertiesValidator {
 
 	/** A group whose cost exceeds a bucket's capacity could never be called: a configuration mistake. */
 	private static void checkCostFits(PolicyTable table, String group, long cost) {
-		List<String> tiers = new ArrayList<>(table.tiers());
-		tiers.add("(any tier)");
-		for (String tier : tiers) {
-			for (Policy policy : table.policies(tier, group)) {
-				if (!policy.limit().blocked() && cost > policy.limit().maxCost()) {
-					throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".cost", cost,
-							"a request would cost more than the " + policy.limit().maxCost() + " tokens that policy '"
-									+ policy.name() + "' (" + policy.limit().spec()
-									+ ") can ever hold; raise that limit or its burst, or use 0 to block the group",
-							String.valueOf(policy.limit().maxCost()));
-				}
+		for (Policy policy : table.policiesOfGroup(group)) {
+			if (!policy.limit().blocked() && cost > policy.limit().maxCost()) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".cost", cost,
+						"a request would cost more than the " + policy.limit().maxCost() + " tokens that policy '"
+								+ policy.name() + "' (" + policy.limit().spec()
+								+ ") can ever hold; raise that limit or its burst, or use 0 to block the group",
+						String.valueOf(policy.limit().maxCost()));
 			}
 		}
 	}

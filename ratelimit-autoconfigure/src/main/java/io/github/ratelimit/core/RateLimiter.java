@@ -2,6 +2,7 @@ package io.github.ratelimit.core;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -187,8 +188,9 @@ public final class RateLimiter {
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();
-		return new Decision(outcome, plan.identity, plan.classification, List.copyOf(states), binding, retryAfter,
-				null, this.clock.instant());
+		// states is this method's own list: wrap it rather than copy it
+		return new Decision(outcome, plan.identity, plan.classification, Collections.unmodifiableList(states),
+				binding, retryAfter, null, this.clock.instant());
 	}
 
 	private Decision decision(Outcome outcome, Identity identity, Classification classification) {

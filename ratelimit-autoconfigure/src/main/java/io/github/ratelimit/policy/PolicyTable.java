@@ -167,6 +167,22 @@ public final class PolicyTable {
 		return policies[perUser ? 0 : 1];
 	}
 
+	/**
+	 * Every policy that can apply to a request of {@code group}, whatever its tier: each configured tier's,
+	 * and the backstop's (for startup checks).
+	 */
+	public Set<Policy> policiesOfGroup(String group) {
+		Set<Policy> policies = new LinkedHashSet<>();
+		for (String tier : this.tiers.keySet()) {
+			policies.addAll(policies(tier, group));
+		}
+		Policy backstopPolicy = pick(this.backstop, group);
+		if (backstopPolicy != null) {
+			policies.add(backstopPolicy);
+		}
+		return policies;
+	}
+
 	/** Whether a tier is configured. */
 	public boolean hasTier(String tier) {
 		return this.tiers.containsKey(tier);

@@ -96,11 +96,6 @@ public final class EndpointRules {
 		return rules;
 	}
 
-	/** The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}. */
-	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation) {
-		return annotated(pattern, methods, annotation, "handler");
-	}
-
 	/**
 	 * The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}.
 	 * @param handler a readable id of the handler ({@code ExportController.export}), naming its own limit

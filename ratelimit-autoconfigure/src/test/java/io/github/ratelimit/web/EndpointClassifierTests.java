@@ -49,11 +49,11 @@ class EndpointClassifierTests {
 	@Test
 	void annotationOverridesGroupAndCost() {
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/heavy"), Set.of(),
-				annotation("heavy")));
+				annotation("heavy"), "Handlers.heavy"));
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
-				annotation("cheap")));
+				annotation("cheap"), "Handlers.cheap"));
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/ping"), Set.of(),
-				annotation("ping")));
+				annotation("ping"), "Handlers.ping"));
 		assertThat(classify("GET", "/v1/auth/heavy")).isEqualTo(Classification.of("export", 10));
 		assertThat(classify("GET", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 3));
 		assertThat(classify("POST", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 1));
