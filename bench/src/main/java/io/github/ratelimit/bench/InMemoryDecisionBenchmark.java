@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.github.ratelimit.core.Classification;
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;

@@ -25,7 +25,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.FailureMode;
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.core.RejectionLogger;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;

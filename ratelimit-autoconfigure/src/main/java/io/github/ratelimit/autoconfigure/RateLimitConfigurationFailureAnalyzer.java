@@ -3,7 +3,7 @@ package io.github.ratelimit.autoconfigure;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 
 /**
  * Turns an invalid rate-limit property into a startup report that names the property, says what is

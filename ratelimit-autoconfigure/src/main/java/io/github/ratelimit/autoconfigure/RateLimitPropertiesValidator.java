@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.identity.ApiKey;

@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
 import io.github.ratelimit.storage.redis.CircuitBreaker;

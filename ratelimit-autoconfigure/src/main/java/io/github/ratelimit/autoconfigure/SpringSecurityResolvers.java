@@ -3,7 +3,7 @@ package io.github.ratelimit.autoconfigure;
 import org.springframework.util.ClassUtils;
 
 import io.github.ratelimit.identity.IdentityResolver;
-import io.github.ratelimit.identity.SpringSecurityIdentityResolver;
+import io.github.ratelimit.identity.security.SpringSecurityIdentityResolver;
 
 /**
  * Creates the Spring Security resolver only when Spring Security is on the classpath.

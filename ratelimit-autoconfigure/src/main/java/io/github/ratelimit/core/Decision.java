@@ -1,5 +1,9 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.policy.Classification;
+
+import io.github.ratelimit.identity.Identity;
+
 import java.time.Instant;
 import java.util.List;
 

@@ -1,5 +1,11 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.policy.Classification;
+
+import io.github.ratelimit.identity.Identity;
+
+import io.github.ratelimit.identity.ClientRequest;
+
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;

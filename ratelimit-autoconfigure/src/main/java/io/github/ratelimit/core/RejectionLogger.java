@@ -1,5 +1,7 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.identity.Identity;
+
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 

@@ -3,9 +3,9 @@ package io.github.ratelimit.http;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.ClientIpResolver;

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 /**
  * Identifies callers by configured API keys. The key is read from one header, {@code X-API-Key} by default.

@@ -6,8 +6,8 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.ratelimit.core.ClientRequest;
-import io.github.ratelimit.core.Identity;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identity;
 
 /**
  * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order; the first

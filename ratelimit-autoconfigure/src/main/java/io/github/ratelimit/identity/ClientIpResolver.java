@@ -2,7 +2,7 @@ package io.github.ratelimit.identity;
 
 import java.util.List;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 /**
  * Finds the client address of a request, the id of the {@code ip} dimension.

@@ -2,7 +2,7 @@ package io.github.ratelimit.identity;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 /**
  * Finds the verified caller of a request. Declare one as a bean to add your own source (a session, a

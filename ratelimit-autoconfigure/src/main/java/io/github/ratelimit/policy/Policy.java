@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
-import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.Dimension;
 
 /**
  * One limit of one tier, dimension and endpoint group, ready for the request path: its name, the names

@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.core.Classification;
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
-import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.Dimension;
 
 /**
  * Every configured limit, indexed by tier and endpoint group. For a request of tier {@code T} in group

@@ -10,7 +10,7 @@ import org.springframework.http.server.PathContainer;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.util.pattern.PathPattern;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 
 /**
  * Step two of the pipeline: which endpoint group a request is in and what it costs. Exclusions come

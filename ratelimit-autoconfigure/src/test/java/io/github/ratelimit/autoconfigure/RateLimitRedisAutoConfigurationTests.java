@@ -6,7 +6,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;

@@ -11,7 +11,7 @@ import org.springframework.http.server.RequestPath;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import io.github.ratelimit.annotation.RateLimited;
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 
 import static org.assertj.core.api.Assertions.assertThat;

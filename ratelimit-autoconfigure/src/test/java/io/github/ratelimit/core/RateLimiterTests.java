@@ -1,5 +1,9 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.policy.Dimension;
+
+import io.github.ratelimit.policy.Classification;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.policy.Classification;
+
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

@@ -15,10 +15,10 @@ import org.greenbytes.http.sfv.Parser;
 import org.greenbytes.http.sfv.StringItem;
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Dimension;
-import io.github.ratelimit.core.Identity;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.policy.Policy;

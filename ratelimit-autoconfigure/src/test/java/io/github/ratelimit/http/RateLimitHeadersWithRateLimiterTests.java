@@ -15,8 +15,8 @@ import org.greenbytes.http.sfv.StringItem;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.core.Classification;
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.Outcome;

@@ -1,5 +1,7 @@
 package io.github.ratelimit.identity;
 
+import io.github.ratelimit.identity.security.SpringSecurityIdentityResolver;
+
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -8,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
-import io.github.ratelimit.core.Identity;
+import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

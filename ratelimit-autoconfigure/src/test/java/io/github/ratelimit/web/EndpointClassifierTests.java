@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.server.RequestPath;
 
 import io.github.ratelimit.annotation.RateLimited;
-import io.github.ratelimit.core.Classification;
-import io.github.ratelimit.core.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -13,7 +13,7 @@ import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.local.LocalBucketBuilder;
 import io.github.bucket4j.VerboseResult;
 
-import io.github.ratelimit.storage.BucketConfigurations;
+import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;

@@ -12,7 +12,7 @@ import io.github.bucket4j.distributed.proxy.AsyncProxyManager;
 import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.lettuce.core.api.StatefulConnection;
 
-import io.github.ratelimit.storage.BucketConfigurations;
+import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.LimitCheck;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 /**
  * A {@link ServerHttpRequest} as the limiter reads it. The principal is resolved (reactively) before.

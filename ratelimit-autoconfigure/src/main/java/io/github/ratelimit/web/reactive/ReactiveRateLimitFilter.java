@@ -22,7 +22,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;

@@ -15,7 +15,7 @@ import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.ClassUtils;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 /**
  * An {@link HttpServletRequest} as the limiter reads it.

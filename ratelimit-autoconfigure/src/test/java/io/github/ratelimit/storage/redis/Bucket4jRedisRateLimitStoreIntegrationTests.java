@@ -25,10 +25,10 @@ import org.junit.jupiter.api.TestInfo;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
-import io.github.ratelimit.storage.BucketConfigurations;
+import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.core.Dimension;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;

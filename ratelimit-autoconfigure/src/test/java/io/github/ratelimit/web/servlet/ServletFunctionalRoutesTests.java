@@ -12,7 +12,7 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import io.github.ratelimit.annotation.RateLimited;
-import io.github.ratelimit.core.Classification;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package io.github.ratelimit.identity;
+package io.github.ratelimit.identity.security;
 
 import java.util.Map;
 
@@ -11,7 +11,9 @@ import org.springframework.security.oauth2.core.ClaimAccessor;
 import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
 import org.springframework.util.ClassUtils;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.Caller;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.IdentityResolver;
 
 /**
  * Identifies callers that Spring Security authenticated: the request's principal must be an

@@ -1,4 +1,6 @@
-package io.github.ratelimit.identity;
+package io.github.ratelimit.identity.security;
+
+import io.github.ratelimit.identity.Caller;
 
 import java.lang.reflect.Proxy;
 import java.net.URL;
@@ -10,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
-import io.github.ratelimit.core.ClientRequest;
+import io.github.ratelimit.identity.ClientRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -1,4 +1,4 @@
-package io.github.ratelimit.core;
+package io.github.ratelimit.policy;
 
 /**
  * A configured limit, group, tier, address range or other rate-limit property that cannot work. Startup fails with it, and a

@@ -1,4 +1,4 @@
-package io.github.ratelimit.identity;
+package io.github.ratelimit.identity.security;
 
 import java.security.Principal;
 import java.util.List;
@@ -14,6 +14,7 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.oauth2.core.ClaimAccessor;
 import org.springframework.security.oauth2.core.DefaultOAuth2AuthenticatedPrincipal;
 
+import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

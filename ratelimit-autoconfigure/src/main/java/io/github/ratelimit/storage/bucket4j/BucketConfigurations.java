@@ -1,4 +1,4 @@
-package io.github.ratelimit.storage;
+package io.github.ratelimit.storage.bucket4j;
 
 import java.time.Duration;
 import java.util.Map;

@@ -1,4 +1,6 @@
-package io.github.ratelimit.core;
+package io.github.ratelimit.identity;
+
+import io.github.ratelimit.policy.Dimension;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,0 +1,52 @@
+package io.github.ratelimit.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layering the README describes, kept true by the build: a core with no web or Spring types, the
+ * adapters and storage implementations on top, and no package that needs one that needs it back.
+ */
+class ArchitectureTests {
+
+	private static final JavaClasses classes = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("io.github.ratelimit");
+
+	@Test
+	void coreUsesNoSpringNoWebAndNoStorageImplementation() {
+		noClasses().that()
+			.resideInAnyPackage("io.github.ratelimit.core..", "io.github.ratelimit.identity..",
+					"io.github.ratelimit.policy..", "io.github.ratelimit.storage")
+			.and()
+			.resideOutsideOfPackage("io.github.ratelimit.identity.security")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "jakarta.servlet..", "reactor..", "io.netty..",
+					"io.github.ratelimit.web..", "io.github.ratelimit.storage.memory..",
+					"io.github.ratelimit.storage.redis..", "io.github.ratelimit.autoconfigure..")
+			.because("the core is the pipeline without the web; adapters and stores sit on top of it")
+			.check(classes);
+	}
+
+	@Test
+	void storageSpiKnowsNoBackend() {
+		noClasses().that()
+			.resideInAPackage("io.github.ratelimit.storage")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.bucket4j..", "io.lettuce..", "com.github.benmanes..")
+			.check(classes);
+	}
+
+	@Test
+	void packagesFormNoCycle() {
+		slices().matching("io.github.ratelimit.(**)").should().beFreeOfCycles().check(classes);
+	}
+
+}
