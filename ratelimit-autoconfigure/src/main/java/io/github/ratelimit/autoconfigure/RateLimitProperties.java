@@ -177,7 +177,8 @@ public class RateLimitProperties {
 		private FailureMode failureMode = FailureMode.OPEN;
 
 		/**
-		 * Time budget of one store decision.
+		 * How long Redis may stay silent before a decision gets the failure mode. A decision queued behind
+		 * others while Redis keeps answering (a burst) waits up to 10 times this instead.
 		 */
 		private Duration timeout = Duration.ofMillis(50);
 
@@ -270,6 +271,12 @@ public class RateLimitProperties {
 	public static class Redis {
 
 		/**
+		 * How decisions are made in Redis: 'script' (one atomic Lua script per request, one round trip,
+		 * Redis's clock) or 'bucket4j' (Bucket4j's compare-and-swap proxy manager).
+		 */
+		private RedisStrategy strategy = RedisStrategy.SCRIPT;
+
+		/**
 		 * Consecutive store failures that open the circuit breaker.
 		 */
 		private int failureThreshold = 5;
@@ -278,6 +285,14 @@ public class RateLimitProperties {
 		 * How long the open circuit breaker skips Redis before probing it again.
 		 */
 		private Duration openDuration = Duration.ofSeconds(1);
+
+		public RedisStrategy getStrategy() {
+			return this.strategy;
+		}
+
+		public void setStrategy(RedisStrategy strategy) {
+			this.strategy = strategy;
+		}
 
 		public int getFailureThreshold() {
 			return this.failureThreshold;
@@ -294,6 +309,19 @@ public class RateLimitProperties {
 		public void setOpenDuration(Duration openDuration) {
 			this.openDuration = openDuration;
 		}
+
+	}
+
+	/**
+	 * How decisions are made in Redis.
+	 */
+	public enum RedisStrategy {
+
+		/** One atomic Lua script per request: one round trip, Redis's clock. */
+		SCRIPT,
+
+		/** Bucket4j's Lettuce compare-and-swap proxy manager, with compensation across buckets. */
+		BUCKET4J
 
 	}
 

@@ -2,7 +2,7 @@ package io.github.ratelimit.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import io.lettuce.core.RedisClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,14 +14,18 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisConnector;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
 /**
  * Keeps buckets in Redis when Spring Data Redis configured a {@link LettuceConnectionFactory} and
@@ -31,16 +35,18 @@ import io.github.ratelimit.storage.redis.RedisConnector;
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
-@ConditionalOnClass({ LettuceConnectionFactory.class, Bucket4jLettuce.class })
+@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
 @ConditionalOnBean(LettuceConnectionFactory.class)
 @Conditional(RateLimitRedisAutoConfiguration.RedisStorageCondition.class)
 @EnableConfigurationProperties(RateLimitProperties.class)
 public final class RateLimitRedisAutoConfiguration {
 
+	private static final String BUCKET4J_LETTUCE = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
+
 	@Bean
 	@ConditionalOnMissingBean(RateLimitStore.class)
-	Bucket4jRedisRateLimitStore rateLimitStore(LettuceConnectionFactory connectionFactory,
-			RateLimitProperties properties) {
+	RedisRateLimitStore<?> rateLimitStore(LettuceConnectionFactory connectionFactory,
+			RateLimitProperties properties, ResourceLoader resourceLoader) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		Duration timeout = storage.getTimeout();
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -58,9 +64,18 @@ public final class RateLimitRedisAutoConfiguration {
 					"must be positive", "1s");
 		}
 		// the native client is asked for on the connecting thread: the factory may not be started yet
-		Bucket4jRedisRateLimitStore store = new Bucket4jRedisRateLimitStore(
-				RedisConnector.of(connectionFactory::getRequiredNativeClient), timeout,
-				new CircuitBreaker(redis.getFailureThreshold(), openDuration));
+		RedisConnector connector = RedisConnector.of(connectionFactory::getRequiredNativeClient);
+		CircuitBreaker breaker = new CircuitBreaker(redis.getFailureThreshold(), openDuration);
+		RedisRateLimitStore<?> store = switch (redis.getStrategy()) {
+			case SCRIPT -> new RedisScriptRateLimitStore(connector, timeout, breaker);
+			case BUCKET4J -> {
+				if (!ClassUtils.isPresent(BUCKET4J_LETTUCE, resourceLoader.getClassLoader())) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",
+							"needs com.bucket4j:bucket4j_jdk17-lettuce on the classpath", "script");
+				}
+				yield new Bucket4jRedisRateLimitStore(connector, timeout, breaker);
+			}
+		};
 		store.start();
 		return store;
 	}

@@ -18,14 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.CallerIdentifier;
-import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
-import io.github.ratelimit.storage.CheckResult;
+import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
  * The pipeline without the web: identify the caller, look up the policies of its tier and the request's
@@ -120,7 +120,7 @@ public final class RateLimiter {
 				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
 						classification, List.of(), null, 0, policy, this.clock.instant()));
 			}
-			checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
+			checks.add(LimitCheck.enforced(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
 		}
 		InlineLimit inline = classification.inline();
 		if (inline != null) {
@@ -130,7 +130,7 @@ public final class RateLimiter {
 						classification, List.of(), null, 0, policy, this.clock.instant()));
 			}
 			String id = identity.idFor(policy.dimension());
-			checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
+			checks.add(LimitCheck.enforced(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
 		}
 		if (checks.isEmpty()) {
 			return new Plan(identity, classification, checks, decision(Outcome.UNLIMITED, identity, classification));
@@ -162,22 +162,19 @@ public final class RateLimiter {
 		boolean admitted = storeDecision.admitted();
 		for (int i = 0; i < checks.size(); i++) {
 			LimitCheck check = checks.get(i);
-			CheckResult result = storeDecision.results().get(i);
+			List<BandwidthResult> results = storeDecision.results().get(i).bandwidths();
 			Policy policy = check.policy();
 			String id = plan.identity.idFor(policy.dimension());
-			List<Bandwidth> bandwidths = policy.limit().bandwidths();
-			for (int b = 0; b < bandwidths.size(); b++) {
-				Bandwidth bandwidth = bandwidths.get(b);
-				long available = result.available()[b];
-				boolean violated = !admitted && available < check.cost();
-				long resetMillis = violated ? bandwidth.millisToRefill(check.cost() - available)
-						: bandwidth.millisToRefill(bandwidth.capacity() - available);
+			for (int b = 0; b < results.size(); b++) {
+				BandwidthResult result = results.get(b);
+				boolean violated = !admitted && check.enforced() && result.wasShort();
+				long resetMillis = violated ? result.millisUntilCost() : result.millisUntilFull();
 				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
-				PolicyState state = new PolicyState(policy, b, id, available, resetSeconds, violated);
+				PolicyState state = new PolicyState(policy, b, id, result.remaining(), resetSeconds, violated);
 				states.add(state);
 				if (admitted) {
-					// report the bandwidth closest to exhaustion; earlier (org first) wins ties
-					if (binding == null || available < binding.remaining()) {
+					// report the enforced bandwidth closest to exhaustion; earlier (org first) wins ties
+					if (check.enforced() && (binding == null || result.remaining() < binding.remaining())) {
 						binding = state;
 					}
 				}
@@ -190,7 +187,9 @@ public final class RateLimiter {
 			}
 		}
 		if (!admitted && binding == null) {
-			throw new IllegalStateException("store rejected a request but no bucket was short: " + storeDecision);
+			// a refusal that names no short bucket cannot be explained to the caller: the store is broken
+			return onStoreFailure(plan, new StoreUnavailableException(
+					"The rate-limit store refused a request but reported no short bucket: " + storeDecision));
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();

@@ -14,12 +14,21 @@ import java.time.Duration;
  */
 public record Bandwidth(long capacity, long refillTokens, Duration period, String label) {
 
+	/**
+	 * The most capacity x period (in ms) a bandwidth may have: stores count tokens in token-milliseconds,
+	 * exact up to 2^53 (the integers a double holds exactly, as in a Redis Lua script).
+	 */
+	public static final long MAX_TOKEN_MILLIS = 1L << 53;
+
 	public Bandwidth {
 		if (capacity < 1 || refillTokens < 1) {
 			throw new IllegalArgumentException("capacity and refill must be positive");
 		}
 		if (period.isNegative() || period.isZero()) {
 			throw new IllegalArgumentException("period must be positive");
+		}
+		if (capacity > MAX_TOKEN_MILLIS / Math.max(1, period.toMillis())) {
+			throw new IllegalArgumentException("capacity x period must stay below 2^53 token-milliseconds");
 		}
 	}
 

@@ -88,6 +88,10 @@ public final class LimitParser {
 						"'" + item + "': burst must be at least the number of requests (" + tokens + ")");
 			}
 		}
+		if (capacity > Bandwidth.MAX_TOKEN_MILLIS / period.toMillis()) {
+			throw new IllegalArgumentException("'" + item + "': too many tokens for so long a window: tokens x window "
+					+ "in ms must stay below 2^53 (up to about 100 million a day)");
+		}
 		return new Bandwidth(capacity, tokens, period, amount + unit);
 	}
 

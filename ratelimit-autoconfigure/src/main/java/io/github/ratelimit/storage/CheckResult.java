@@ -1,12 +1,17 @@
 package io.github.ratelimit.storage;
 
+import java.util.List;
+
 /**
  * What a store found for one {@link LimitCheck}.
  *
- * @param admitted whether this bucket had the tokens
- * @param available per bandwidth of the check's limit (same order), the tokens the bucket holds after
- * the decision: after consumption when the whole request was admitted, untouched otherwise
+ * @param hadTokens whether every bandwidth of the bucket held the request's cost
+ * @param bandwidths one result per bandwidth of the check's limit, in the limit's order
  */
-public record CheckResult(boolean admitted, long[] available) {
+public record CheckResult(boolean hadTokens, List<BandwidthResult> bandwidths) {
+
+	public CheckResult {
+		bandwidths = List.copyOf(bandwidths);
+	}
 
 }

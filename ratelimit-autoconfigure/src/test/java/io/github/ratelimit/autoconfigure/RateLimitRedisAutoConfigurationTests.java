@@ -13,6 +13,7 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
@@ -25,10 +26,38 @@ class RateLimitRedisAutoConfigurationTests {
 					RateLimitAutoConfiguration.class));
 
 	@Test
-	void autoPicksRedisWhenSpringDataRedisIsConfigured() {
+	void autoPicksRedisWithTheScriptStrategyWhenSpringDataRedisIsConfigured() {
 		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url())
 			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(RedisScriptRateLimitStore.class));
+	}
+
+	@Test
+	void bucket4jStrategyIsSelectable() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
+				"ratelimit.storage.redis.strategy=bucket4j")
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
 				.isInstanceOf(Bucket4jRedisRateLimitStore.class));
+	}
+
+	@Test
+	void scriptStrategyNeedsNoBucket4jLettuce() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.bucket4j.redis"))
+			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url())
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(RedisScriptRateLimitStore.class));
+	}
+
+	@Test
+	void bucket4jStrategyWithoutBucket4jLettuceStopsTheStartNamingTheProperty() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.bucket4j.redis"))
+			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
+					"ratelimit.storage.redis.strategy=bucket4j")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription()).contains("ratelimit.storage.redis.strategy").contains("bucket4j_jdk17-lettuce");
+			});
 	}
 
 	@Test
@@ -39,8 +68,8 @@ class RateLimitRedisAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWithoutBucket4jLettuceOnTheClasspath() {
-		this.runner.withClassLoader(new FilteredClassLoader("io.github.bucket4j.redis"))
+	void backsOffWithoutLettuceOnTheClasspath() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.lettuce.core"))
 			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
 				.isInstanceOf(InMemoryRateLimitStore.class));
 	}

@@ -10,7 +10,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
 /**
  * A behavioural app, started on a free port with the {@code behaviour} profile
@@ -55,7 +55,7 @@ final class BehaviourApp implements AutoCloseable {
 	 * @return this app
 	 */
 	BehaviourApp awaitStoreConnected() {
-		this.context.getBeanProvider(Bucket4jRedisRateLimitStore.class).ifAvailable((store) -> {
+		this.context.getBeanProvider(RedisRateLimitStore.class).ifAvailable((store) -> {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 			while (!store.isConnected()) {
 				if (System.nanoTime() > deadline) {

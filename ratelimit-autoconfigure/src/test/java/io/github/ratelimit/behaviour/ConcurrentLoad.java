@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 
 /**
  * Many requests at once, each on a thread of its own, released together; what they got and how long they
@@ -37,19 +39,30 @@ final class ConcurrentLoad {
 	 * @return what happened
 	 */
 	static ConcurrentLoad run(int port, int requests, String path, String address) {
+		return run(requests, (i) -> () -> Http.send(port, "GET", path, "X-Forwarded-For", address).status());
+	}
+
+	/**
+	 * Sends {@code requests} concurrent requests.
+	 * @param requests how many
+	 * @param request the request of each index: sends it and answers the status
+	 * @return what happened
+	 */
+	static ConcurrentLoad run(int requests, IntFunction<IntSupplier> request) {
 		ExecutorService threads = Executors.newFixedThreadPool(requests);
 		try {
 			CountDownLatch ready = new CountDownLatch(requests);
 			CountDownLatch go = new CountDownLatch(1);
 			List<Future<long[]>> results = new ArrayList<>();
 			for (int i = 0; i < requests; i++) {
+				IntSupplier send = request.apply(i);
 				results.add(threads.submit(() -> {
 					ready.countDown();
 					go.await();
 					long start = System.nanoTime();
 					int status;
 					try {
-						status = Http.send(port, "GET", path, "X-Forwarded-For", address).status();
+						status = send.getAsInt();
 					}
 					catch (RuntimeException ex) {
 						status = -1;

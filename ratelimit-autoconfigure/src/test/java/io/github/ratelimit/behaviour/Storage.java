@@ -24,7 +24,10 @@ enum Storage {
 
 	},
 
-	/** Buckets in the tests' real Redis ({@link RedisTestServer}), under a key prefix of their own. */
+	/**
+	 * Buckets in the tests' real Redis ({@link RedisTestServer}), under a key prefix of their own, with the
+	 * default strategy (the script).
+	 */
 	REDIS {
 
 		@Override
@@ -33,6 +36,18 @@ enum Storage {
 			properties.put("ratelimit.storage.type", "redis");
 			properties.put("spring.data.redis.url", RedisTestServer.url());
 			properties.put("ratelimit.storage.key-prefix", RedisTestServer.uniqueKeyPrefix(keyPrefix));
+			return properties;
+		}
+
+	},
+
+	/** Buckets in the tests' real Redis with the {@code bucket4j} strategy. */
+	REDIS_BUCKET4J {
+
+		@Override
+		Map<String, String> properties(String keyPrefix) {
+			Map<String, String> properties = REDIS.properties(keyPrefix);
+			properties.put("ratelimit.storage.redis.strategy", "bucket4j");
 			return properties;
 		}
 

@@ -1,19 +1,18 @@
 package io.github.ratelimit.storage.memory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.github.bucket4j.Bucket;
-import io.github.bucket4j.BucketState;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.local.LocalBucketBuilder;
 import io.github.bucket4j.VerboseResult;
 
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
+import io.github.ratelimit.storage.bucket4j.BucketResults;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -25,8 +24,8 @@ import io.github.ratelimit.storage.StoreDecision;
  * idle bucket is dropped once it would be full again; a bucket evicted early by the size bound comes
  * back full (documented trade-off).
  * <p>
- * Several checks are decided by taking tokens bucket by bucket and giving them back when a later
- * bucket refuses: a rejected request drains nothing. Between the take and the give-back a concurrent
+ * Several checks are decided by taking tokens bucket by bucket and giving them back when an enforced
+ * bucket refused: a rejected request drains nothing. Between the take and the give-back a concurrent
  * request may see the lower count and be rejected; that errs on the safe side.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
@@ -50,40 +49,35 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
 		int size = checks.size();
-		List<CheckResult> results = new ArrayList<>(size);
-		Bucket[] taken = new Bucket[size];
+		Bucket[] buckets = new Bucket[size];
+		VerboseResult<Boolean>[] attempts = newAttempts(size);
 		boolean admitted = true;
 		for (int i = 0; i < size; i++) {
 			LimitCheck check = checks.get(i);
-			Bucket bucket = bucket(check);
-			VerboseResult<Boolean> result = bucket.asVerbose().tryConsume(check.cost());
-			boolean consumed = result.getValue();
-			if (consumed) {
-				taken[i] = bucket;
-			}
-			else {
+			buckets[i] = bucket(check);
+			attempts[i] = buckets[i].asVerbose().tryConsume(check.cost());
+			if (check.enforced() && !attempts[i].getValue()) {
 				admitted = false;
 			}
-			results.add(new CheckResult(consumed, sizes(result.getState(), check)));
 		}
-		if (!admitted) {
-			refund(checks, taken, results);
+		CheckResult[] results = new CheckResult[size];
+		for (int i = 0; i < size; i++) {
+			LimitCheck check = checks.get(i);
+			boolean consumed = attempts[i].getValue();
+			long givenBack = 0;
+			if (consumed && !admitted) {
+				// a refused request takes nothing: give back what was taken before a later bucket refused
+				buckets[i].addTokens(check.cost());
+				givenBack = check.cost();
+			}
+			results[i] = BucketResults.of(check, consumed, attempts[i].getState(), givenBack);
 		}
-		return new StoreDecision(admitted, results);
+		return new StoreDecision(admitted, List.of(results));
 	}
 
-	private void refund(List<LimitCheck> checks, Bucket[] taken, List<CheckResult> results) {
-		for (int i = 0; i < taken.length; i++) {
-			if (taken[i] != null) {
-				long cost = checks.get(i).cost();
-				taken[i].addTokens(cost);
-				long[] available = results.get(i).available();
-				var bandwidths = checks.get(i).policy().limit().bandwidths();
-				for (int b = 0; b < available.length; b++) {
-					available[b] = Math.min(bandwidths.get(b).capacity(), available[b] + cost);
-				}
-			}
-		}
+	@SuppressWarnings("unchecked")
+	private static VerboseResult<Boolean>[] newAttempts(int size) {
+		return new VerboseResult[size];
 	}
 
 	private Bucket bucket(LimitCheck check) {
@@ -100,16 +94,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			builder.addLimit(bandwidth);
 		}
 		return new Entry(builder.build(), BucketConfigurations.timeToFull(check.policy()));
-	}
-
-	/** Tokens per bandwidth; never above capacity after a refund, never negative. */
-	private static long[] sizes(BucketState state, LimitCheck check) {
-		int count = check.policy().limit().bandwidths().size();
-		long[] sizes = new long[count];
-		for (int b = 0; b < count; b++) {
-			sizes[b] = Math.max(0, state.getCurrentSize(b));
-		}
-		return sizes;
 	}
 
 	/** The number of buckets held (approximate, as Caffeine's estimate). */

@@ -1,12 +1,10 @@
 package io.github.ratelimit.storage.redis;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
-import io.github.bucket4j.BucketState;
 import io.github.bucket4j.Nothing;
 import io.github.bucket4j.VerboseResult;
 import io.github.bucket4j.distributed.AsyncBucketProxy;
@@ -15,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.bucket4j.BucketResults;
 
 /**
  * Decides one request over several Bucket4j buckets, which Bucket4j cannot update atomically together:
@@ -27,7 +26,7 @@ import io.github.ratelimit.storage.StoreDecision;
  * take, now or when a late reply arrives, is given back, so an undecided request leaves no trace either
  * (best effort: a refund that fails itself is lost). Each bucket is refunded at most once.
  */
-final class CompensatingDecision {
+final class CompensatingDecision implements PendingDecision {
 
 	private final List<LimitCheck> checks;
 
@@ -38,8 +37,10 @@ final class CompensatingDecision {
 	/** 1 at index i once the tokens of check i have been given back. */
 	private final AtomicIntegerArray refunded;
 
+	private CompletableFuture<StoreDecision> answer = new CompletableFuture<>();
+
 	@SuppressWarnings("unchecked")
-	CompensatingDecision(RedisSession session, List<LimitCheck> checks) {
+	CompensatingDecision(Bucket4jSession session, List<LimitCheck> checks) {
 		int size = checks.size();
 		this.checks = checks;
 		this.buckets = new AsyncBucketProxy[size];
@@ -50,18 +51,23 @@ final class CompensatingDecision {
 		this.refunded = new AtomicIntegerArray(size);
 	}
 
-	/** Asks every bucket for its tokens; the future completes once refunds, if any, are done. */
-	CompletableFuture<StoreDecision> start() {
+	/** Asks every bucket for its tokens; the answer completes once refunds, if any, are done. */
+	void start() {
 		try {
 			for (int i = 0; i < this.buckets.length; i++) {
 				this.consumptions[i] = this.buckets[i].asVerbose().tryConsume(this.checks.get(i).cost());
 			}
-			return CompletableFuture.allOf(this.consumptions).thenCompose((ignored) -> settle());
+			this.answer = CompletableFuture.allOf(this.consumptions).thenCompose((ignored) -> settle());
 		}
 		catch (RuntimeException ex) {
 			// Lettuce and Bucket4j may also throw before they hand out a future
-			return CompletableFuture.failedFuture(ex);
+			this.answer = CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	@Override
+	public CompletableFuture<StoreDecision> answer() {
+		return this.answer;
 	}
 
 	private CompletableFuture<StoreDecision> settle() {
@@ -70,30 +76,31 @@ final class CompensatingDecision {
 		boolean admitted = true;
 		for (int i = 0; i < size; i++) {
 			VerboseResult<Boolean> consumption = this.consumptions[i].join();
-			boolean consumed = consumption.getValue();
-			admitted &= consumed;
-			results[i] = new CheckResult(consumed, available(consumption.getState(), this.checks.get(i)));
+			LimitCheck check = this.checks.get(i);
+			admitted &= consumption.getValue() || !check.enforced();
+			results[i] = BucketResults.of(check, consumption.getValue(), consumption.getState(), 0);
 		}
 		if (admitted) {
-			return CompletableFuture.completedFuture(new StoreDecision(true, Arrays.asList(results)));
+			return CompletableFuture.completedFuture(new StoreDecision(true, List.of(results)));
 		}
 		List<CompletableFuture<?>> refunds = new ArrayList<>(size);
 		for (int i = 0; i < size; i++) {
-			if (results[i].admitted()) {
+			if (results[i].hadTokens()) {
 				int index = i;
 				refunds.add(refund(i).thenAccept((refund) -> {
 					if (refund != null) {
-						results[index] = new CheckResult(true, available(refund.getState(), this.checks.get(index)));
+						results[index] = BucketResults.of(this.checks.get(index), true, refund.getState(), 0);
 					}
 				}));
 			}
 		}
 		return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new))
-			.thenApply((ignored) -> new StoreDecision(false, Arrays.asList(results)));
+			.thenApply((ignored) -> new StoreDecision(false, List.of(results)));
 	}
 
 	/** Gives back whatever this decision took or will take; called when it failed or timed out. */
-	void abandon() {
+	@Override
+	public void abandon() {
 		for (int i = 0; i < this.consumptions.length; i++) {
 			CompletableFuture<VerboseResult<Boolean>> consumption = this.consumptions[i];
 			if (consumption != null) {
@@ -113,16 +120,6 @@ final class CompensatingDecision {
 			return CompletableFuture.completedFuture(null);
 		}
 		return this.buckets[i].asVerbose().addTokens(this.checks.get(i).cost());
-	}
-
-	/** Tokens per bandwidth of the check's limit, never negative. */
-	private static long[] available(BucketState state, LimitCheck check) {
-		int count = check.policy().limit().bandwidths().size();
-		long[] available = new long[count];
-		for (int b = 0; b < count; b++) {
-			available[b] = Math.max(0, state.getCurrentSize(b));
-		}
-		return available;
 	}
 
 }

@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
  * {@code retryInterval}, a fresh one is opened in the background (at most one attempt per interval) and
  * replaces it: enforcement resumes within about {@code retryInterval} of Redis returning.
  */
-final class RedisConnectionKeeper implements AutoCloseable {
+final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnectionKeeper.class);
 
 	private final RedisConnector connector;
 
-	private final Function<StatefulConnection<byte[], byte[]>, RedisSession> sessions;
+	private final Function<StatefulConnection<byte[], byte[]>, S> sessions;
 
 	private final Duration commandTimeout;
 
@@ -41,7 +41,7 @@ final class RedisConnectionKeeper implements AutoCloseable {
 
 	private final AtomicBoolean connecting = new AtomicBoolean();
 
-	private volatile @Nullable RedisSession session;
+	private volatile @Nullable S session;
 
 	private volatile boolean attempted;
 
@@ -54,7 +54,7 @@ final class RedisConnectionKeeper implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	RedisConnectionKeeper(RedisConnector connector, Function<StatefulConnection<byte[], byte[]>, RedisSession> sessions,
+	RedisConnectionKeeper(RedisConnector connector, Function<StatefulConnection<byte[], byte[]>, S> sessions,
 			Duration commandTimeout, Duration retryInterval, LongSupplier nanoTime) {
 		this.connector = connector;
 		this.sessions = sessions;
@@ -77,8 +77,8 @@ final class RedisConnectionKeeper implements AutoCloseable {
 	 * The session of an open connection, or {@code null} when there is none right now (a connect is then
 	 * under way or due). Never blocks.
 	 */
-	@Nullable RedisSession session() {
-		RedisSession current = this.session;
+	@Nullable S session() {
+		S current = this.session;
 		if (current != null && current.isOpen()) {
 			if (this.downSinceNanos != 0) {
 				this.downSinceNanos = 0;
@@ -98,11 +98,11 @@ final class RedisConnectionKeeper implements AutoCloseable {
 
 	/** Whether an open connection is available now. */
 	boolean isConnected() {
-		RedisSession current = this.session;
+		S current = this.session;
 		return current != null && current.isOpen();
 	}
 
-	private boolean connectIsDue(@Nullable RedisSession current, long now) {
+	private boolean connectIsDue(@Nullable S current, long now) {
 		if (this.closed || this.connecting.get()) {
 			return false;
 		}
@@ -150,8 +150,8 @@ final class RedisConnectionKeeper implements AutoCloseable {
 		}
 	}
 
-	private synchronized void install(RedisSession fresh) {
-		RedisSession old = this.session;
+	private synchronized void install(S fresh) {
+		S old = this.session;
 		if (this.closed || (old != null && old.isOpen())) {
 			// closed meanwhile, or Lettuce brought the old connection back first
 			fresh.close();
@@ -172,7 +172,7 @@ final class RedisConnectionKeeper implements AutoCloseable {
 	public synchronized void close() {
 		this.closed = true;
 		this.executor.shutdownNow();
-		RedisSession current = this.session;
+		S current = this.session;
 		this.session = null;
 		if (current != null) {
 			current.close();

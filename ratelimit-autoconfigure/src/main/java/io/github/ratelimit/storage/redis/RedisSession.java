@@ -1,73 +1,14 @@
 package io.github.ratelimit.storage.redis;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import io.github.bucket4j.BucketConfiguration;
-import io.github.bucket4j.distributed.AsyncBucketProxy;
-import io.github.bucket4j.distributed.proxy.AsyncProxyManager;
-import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
-import io.lettuce.core.api.StatefulConnection;
-
-import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
-import io.github.ratelimit.storage.LimitCheck;
-
 /**
- * One connection and the Bucket4j state built on it: the proxy manager and a bounded cache of bucket
- * proxies. A proxy is reused for its key so that Bucket4j's batching can merge concurrent requests on a
- * hot key into one compare-and-swap instead of letting them collide; a proxy holds no bucket state, so
- * evicting one costs nothing but the batching of that key.
+ * One open connection of a Redis store and whatever the store built on it.
  */
-final class RedisSession {
-
-	private static final Duration IDLE_PROXY_LIFETIME = Duration.ofMinutes(5);
-
-	private final StatefulConnection<byte[], byte[]> connection;
-
-	private final AsyncProxyManager<byte[]> proxyManager;
-
-	private final BucketConfigurations configurations;
-
-	private final Cache<String, AsyncBucketProxy> buckets;
-
-	RedisSession(StatefulConnection<byte[], byte[]> connection, AsyncProxyManager<byte[]> proxyManager,
-			BucketConfigurations configurations, long maxCachedBuckets) {
-		this.connection = connection;
-		this.proxyManager = proxyManager;
-		this.configurations = configurations;
-		this.buckets = Caffeine.newBuilder()
-			.maximumSize(maxCachedBuckets)
-			.expireAfterAccess(IDLE_PROXY_LIFETIME)
-			.build();
-	}
+interface RedisSession {
 
 	/** Whether the connection is up (neither closed nor disconnected and reconnecting). */
-	boolean isOpen() {
-		return this.connection.isOpen();
-	}
-
-	/** The proxy of the bucket a check takes tokens from. */
-	AsyncBucketProxy bucket(LimitCheck check) {
-		AsyncBucketProxy bucket = this.buckets.getIfPresent(check.key());
-		return (bucket != null) ? bucket : this.buckets.get(check.key(), (key) -> newBucket(key, check));
-	}
-
-	private AsyncBucketProxy newBucket(String key, LimitCheck check) {
-		// asked for only when the key is missing in Redis (new or expired bucket)
-		CompletableFuture<BucketConfiguration> configuration = CompletableFuture
-			.completedFuture(this.configurations.of(check.policy()));
-		return this.proxyManager.builder()
-			.withOptimization(Optimizations.batching())
-			.build(key.getBytes(StandardCharsets.UTF_8), () -> configuration);
-	}
+	boolean isOpen();
 
 	/** Closes the connection (never called on a request thread). */
-	void close() {
-		this.buckets.invalidateAll();
-		this.connection.close();
-	}
+	void close();
 
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.test.ManualTimeMeter;
@@ -27,7 +28,11 @@ class InMemoryRateLimitStoreTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(1000, this.time);
 
 	private static LimitCheck check(String limit, String key, long cost) {
-		return new LimitCheck(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key, cost);
+		return LimitCheck.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key, cost);
+	}
+
+	private static long[] remaining(StoreDecision decision, int check) {
+		return decision.results().get(check).bandwidths().stream().mapToLong(BandwidthResult::remaining).toArray();
 	}
 
 	@Test
@@ -35,7 +40,7 @@ class InMemoryRateLimitStoreTests {
 		LimitCheck check = check("5/1m, 7/1h", "a", 2);
 		StoreDecision decision = this.store.decide(List.of(check));
 		assertThat(decision.admitted()).isTrue();
-		assertThat(decision.results().get(0).available()).containsExactly(3, 5);
+		assertThat(remaining(decision, 0)).containsExactly(3, 5);
 	}
 
 	@Test
@@ -46,11 +51,11 @@ class InMemoryRateLimitStoreTests {
 		for (int i = 0; i < 5; i++) {
 			StoreDecision rejected = this.store.decide(List.of(roomy, tight));
 			assertThat(rejected.admitted()).isFalse();
-			assertThat(rejected.results().get(0).admitted()).isTrue();
-			assertThat(rejected.results().get(0).available()).containsExactly(9);
-			assertThat(rejected.results().get(1).admitted()).isFalse();
+			assertThat(rejected.results().get(0).hadTokens()).isTrue();
+			assertThat(remaining(rejected, 0)).containsExactly(9);
+			assertThat(rejected.results().get(1).hadTokens()).isFalse();
 		}
-		assertThat(this.store.decide(List.of(roomy)).results().get(0).available()).containsExactly(8);
+		assertThat(remaining(this.store.decide(List.of(roomy)), 0)).containsExactly(8);
 	}
 
 	@Test
@@ -106,7 +111,31 @@ class InMemoryRateLimitStoreTests {
 		pool.shutdown();
 		assertThat(total).isEqualTo(500);
 		// the rejected 1100 took nothing from the org
-		assertThat(this.store.decide(List.of(org)).results().get(0).available()).containsExactly(100000 - 501);
+		assertThat(remaining(this.store.decide(List.of(org)), 0)).containsExactly(100000 - 501);
+	}
+
+	@Test
+	void reportsWaitsOfTheRefusingBandwidth() {
+		LimitCheck check = check("10/1m, 100/1h", "w", 10);
+		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths())
+			.containsExactly(new BandwidthResult(0, 0, 60_000), new BandwidthResult(90, 0, 360_000));
+		this.time.advance(Duration.ofSeconds(30));
+		StoreDecision refused = this.store.decide(List.of(check));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
+	}
+
+	@Test
+	void checkThatIsNotEnforcedIsMeasuredButNeverRefuses() {
+		LimitCheck enforced = check("10/1m", "e", 1);
+		LimitCheck spent = check("1/1h", "o", 1);
+		this.store.decide(List.of(spent));
+		LimitCheck observed = new LimitCheck(spent.policy(), spent.key(), 1, false);
+		StoreDecision decision = this.store.decide(List.of(enforced, observed));
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.results().get(1).hadTokens()).isFalse();
+		assertThat(remaining(decision, 0)).containsExactly(9);
 	}
 
 }

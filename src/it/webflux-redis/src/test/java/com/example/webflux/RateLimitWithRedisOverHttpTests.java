@@ -10,7 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -91,10 +91,10 @@ class RateLimitWithRedisOverHttpTests {
 		ConfigurableApplicationContext app = new SpringApplicationBuilder(WebFluxApplication.class).run("--server.port=0",
 				"--spring.data.redis.url=" + redis.url(), "--ratelimit.storage.key-prefix=" + KEY_PREFIX);
 		RateLimitStore store = app.getBean(RateLimitStore.class);
-		assertThat(store).isInstanceOf(Bucket4jRedisRateLimitStore.class);
+		assertThat(store).isInstanceOf(RedisScriptRateLimitStore.class);
 		// the store connects in the background so that the app starts while Redis is down
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!((Bucket4jRedisRateLimitStore) store).isConnected() && System.nanoTime() < deadline) {
+		while (!((RedisScriptRateLimitStore) store).isConnected() && System.nanoTime() < deadline) {
 			Thread.sleep(10);
 		}
 		return app;

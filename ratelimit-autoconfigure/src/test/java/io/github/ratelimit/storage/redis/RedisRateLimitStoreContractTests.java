@@ -11,13 +11,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.bucket4j.TimeMeter;
 import io.lettuce.core.LettuceVersion;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +29,7 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
+import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
@@ -42,19 +43,19 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Tests for {@link Bucket4jRedisRateLimitStore} against a real Redis ({@link RedisTestServer}), with
- * Bucket4j's Lettuce module (built against Lettuce 6) running on the Lettuce that Spring Boot manages.
+ * What every Redis strategy must do, against a real Redis ({@link RedisTestServer}) and the Lettuce that
+ * Spring Boot manages: a subclass per strategy runs all of it.
  */
-class Bucket4jRedisRateLimitStoreIntegrationTests {
+abstract class RedisRateLimitStoreContractTests {
 
-	/** Generous: these tests check accuracy, not latency, on a possibly busy machine. */
-	private static final Duration TIMEOUT = Duration.ofSeconds(2);
+	/** The default: accuracy under concurrency must hold with it. */
+	private static final Duration TIMEOUT = RedisRateLimitStore.DEFAULT_TIMEOUT;
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
+	protected final List<AutoCloseable> resources = new ArrayList<>();
 
-	private String prefix;
+	protected String prefix;
 
-	private RedisCommands<String, String> redis;
+	protected RedisCommands<String, String> redis;
 
 	@BeforeEach
 	void setUp(TestInfo test) {
@@ -81,11 +82,10 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 	@Test
 	void runsOnTheLettuceThatSpringBootManages() {
 		assertThat(LettuceVersion.getVersion()).startsWith("7.");
-		Bucket4jRedisRateLimitStore store = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> store = connectedStore((ManualTimeMeter) null);
 		LimitCheck check = check("5/1h", "alice", 1);
-		// a new key (SET NX PX), then an existing one (GET + compare-and-swap EVAL)
 		assertThat(store.decide(List.of(check)).admitted()).isTrue();
-		assertThat(store.decide(List.of(check)).results().get(0).available()).containsExactly(3);
+		assertThat(remaining(store.decide(List.of(check)), 0)).containsExactly(3);
 	}
 
 	@Test
@@ -95,8 +95,8 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 				LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
 		factory.afterPropertiesSet();
 		this.resources.add(factory::destroy);
-		Bucket4jRedisRateLimitStore store = store(RedisConnector.of(factory::getRequiredNativeClient), TIMEOUT,
-				new CircuitBreaker(), TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> store = store(RedisConnector.of(factory::getRequiredNativeClient), TIMEOUT,
+				new CircuitBreaker(), null);
 		store.start();
 		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
 		assertThat(store.decide(List.of(check("5/1h", "alice", 1))).admitted()).isTrue();
@@ -105,8 +105,8 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 	@Test
 	void admitsExactlyTheLimitUnderConcurrency() throws Exception {
 		// two stores with their own clients and connections: two instances of the application
-		Bucket4jRedisRateLimitStore first = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
-		Bucket4jRedisRateLimitStore second = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> first = connectedStore((ManualTimeMeter) null);
+		RedisRateLimitStore<?> second = connectedStore((ManualTimeMeter) null);
 		LimitCheck check = check("50/1h", "hot", 1);
 		int threads = 64;
 		int requestsPerThread = 4;
@@ -117,7 +117,7 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 		try {
 			List<Future<?>> futures = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
-				Bucket4jRedisRateLimitStore store = (t % 2 == 0) ? first : second;
+				RedisRateLimitStore<?> store = (t % 2 == 0) ? first : second;
 				boolean async = t % 4 < 2;
 				futures.add(executor.submit(() -> {
 					start.await();
@@ -147,8 +147,8 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 
 	@Test
 	void admitsExactlyTheLimitUnderConcurrencyWithSeveralChecks() throws Exception {
-		Bucket4jRedisRateLimitStore first = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
-		Bucket4jRedisRateLimitStore second = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> first = connectedStore((ManualTimeMeter) null);
+		RedisRateLimitStore<?> second = connectedStore((ManualTimeMeter) null);
 		// the org allows 30, each user 20: both users together get 30, never more, and no bucket drained
 		LimitCheck org = check(Dimension.ORG, "30/1h", "acme", 1);
 		List<List<LimitCheck>> requests = List.of(List.of(org, check("20/1h", "alice", 1)),
@@ -159,7 +159,7 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 		try {
 			List<Future<?>> futures = new ArrayList<>();
 			for (int t = 0; t < 32; t++) {
-				Bucket4jRedisRateLimitStore store = (t % 2 == 0) ? first : second;
+				RedisRateLimitStore<?> store = (t % 2 == 0) ? first : second;
 				List<LimitCheck> checks = requests.get((t / 2) % 2);
 				futures.add(executor.submit(() -> {
 					start.await();
@@ -180,15 +180,15 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 			executor.shutdownNow();
 		}
 		assertThat(admitted).hasValue(30);
-		long aliceLeft = first.decide(List.of(check("20/1h", "alice", 1))).results().get(0).available()[0];
-		long bobLeft = first.decide(List.of(check("20/1h", "bob", 1))).results().get(0).available()[0];
+		long aliceLeft = remaining(first.decide(List.of(check("20/1h", "alice", 1))), 0)[0];
+		long bobLeft = remaining(first.decide(List.of(check("20/1h", "bob", 1))), 0)[0];
 		// 30 admitted in all, each consumed once from its user; then one more each just now
 		assertThat((20 - aliceLeft - 1) + (20 - bobLeft - 1)).isEqualTo(30);
 	}
 
 	@Test
 	void rejectedRequestDrainsNoBucket() {
-		Bucket4jRedisRateLimitStore store = connectedStore(new ManualTimeMeter());
+		RedisRateLimitStore<?> store = connectedStore(new ManualTimeMeter());
 		LimitCheck user = check(Dimension.USER, "10/1h", "alice", 1);
 		LimitCheck org = check(Dimension.ORG, "1/1h", "acme", 1);
 		assertThat(store.decide(List.of(user, org)).admitted()).isTrue();
@@ -196,31 +196,31 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 		StoreDecision rejected = store.decide(List.of(user, org));
 
 		assertThat(rejected.admitted()).isFalse();
-		assertThat(rejected.results().get(0).admitted()).as("the user bucket had the tokens").isTrue();
-		assertThat(rejected.results().get(0).available()).as("and keeps them").containsExactly(9);
-		assertThat(rejected.results().get(1).admitted()).isFalse();
-		assertThat(rejected.results().get(1).available()).containsExactly(0);
-		assertThat(store.decide(List.of(user)).results().get(0).available()).containsExactly(8);
+		assertThat(rejected.results().get(0).hadTokens()).as("the user bucket had the tokens").isTrue();
+		assertThat(remaining(rejected, 0)).as("and keeps them").containsExactly(9);
+		assertThat(rejected.results().get(1).hadTokens()).isFalse();
+		assertThat(remaining(rejected, 1)).containsExactly(0);
+		assertThat(remaining(store.decide(List.of(user)), 0)).containsExactly(8);
 	}
 
 	@Test
 	void reportsRemainingPerBandwidth() {
 		ManualTimeMeter clock = new ManualTimeMeter();
-		Bucket4jRedisRateLimitStore store = connectedStore(clock);
+		RedisRateLimitStore<?> store = connectedStore(clock);
 		LimitCheck check = check("10/1m, 100/1h", "alice", 3);
 
-		assertThat(store.decide(List.of(check)).results().get(0).available()).containsExactly(7, 97);
-		assertThat(store.decide(List.of(check)).results().get(0).available()).containsExactly(4, 94);
-		assertThat(store.decide(List.of(check)).results().get(0).available()).containsExactly(1, 91);
+		assertThat(remaining(store.decide(List.of(check)), 0)).containsExactly(7, 97);
+		assertThat(remaining(store.decide(List.of(check)), 0)).containsExactly(4, 94);
+		assertThat(remaining(store.decide(List.of(check)), 0)).containsExactly(1, 91);
 		StoreDecision rejected = store.decide(List.of(check));
 		assertThat(rejected.admitted()).isFalse();
-		assertThat(rejected.results().get(0).available()).containsExactly(1, 91);
+		assertThat(remaining(rejected, 0)).containsExactly(1, 91);
 	}
 
 	@Test
-	void refillsByTheClockOfTheApplication() {
+	void refillsByTheInjectedClock() {
 		ManualTimeMeter clock = new ManualTimeMeter();
-		Bucket4jRedisRateLimitStore store = connectedStore(clock);
+		RedisRateLimitStore<?> store = connectedStore(clock);
 		LimitCheck check = check("10/1m", "alice", 10);
 		assertThat(store.decide(List.of(check)).admitted()).isTrue();
 		assertThat(store.decide(List.of(check)).admitted()).isFalse();
@@ -228,12 +228,58 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 		assertThat(store.decide(List.of(check("10/1m", "alice", 6))).admitted()).isFalse();
 		StoreDecision half = store.decide(List.of(check("10/1m", "alice", 5)));
 		assertThat(half.admitted()).isTrue();
-		assertThat(half.results().get(0).available()).containsExactly(0);
+		assertThat(remaining(half, 0)).containsExactly(0);
+	}
+
+	@Test
+	void burstOnOneKeyIsDecidedExactlyWithTheDefaultTimeout() {
+		// two instances, every request at once: a burst is not an outage
+		RedisRateLimitStore<?> first = connectedStore(RedisRateLimitStore.DEFAULT_TIMEOUT);
+		RedisRateLimitStore<?> second = connectedStore(RedisRateLimitStore.DEFAULT_TIMEOUT);
+		LimitCheck user = check(Dimension.USER, "50/1h", "hot", 1);
+		LimitCheck ip = check(Dimension.IP, "100000/1h", "203.0.113.1", 1);
+		List<CompletableFuture<StoreDecision>> decisions = new ArrayList<>();
+		for (int i = 0; i < 500; i++) {
+			decisions.add(((i % 2 == 0) ? first : second).decideAsync(List.of(user, ip)));
+		}
+		long admitted = decisions.stream().map(CompletableFuture::join).filter(StoreDecision::admitted).count();
+		assertThat(admitted).isEqualTo(50);
+		assertThat(first.circuitBreaker().state()).isEqualTo(State.CLOSED);
+		assertThat(second.circuitBreaker().state()).isEqualTo(State.CLOSED);
+		assertThat(remaining(first.decide(List.of(ip)), 0)).as("the 450 refusals took nothing")
+			.containsExactly(100000 - 51);
+	}
+
+	@Test
+	void reportsWaitsOfTheRefusingBandwidth() {
+		ManualTimeMeter clock = new ManualTimeMeter();
+		RedisRateLimitStore<?> store = connectedStore(clock);
+		LimitCheck check = check("10/1m, 100/1h", "alice", 10);
+		assertThat(store.decide(List.of(check)).results().get(0).bandwidths())
+			.containsExactly(new BandwidthResult(0, 0, 60_000), new BandwidthResult(90, 0, 360_000));
+		clock.advance(Duration.ofSeconds(30));
+		StoreDecision refused = store.decide(List.of(check));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
+	}
+
+	@Test
+	void checkThatIsNotEnforcedIsMeasuredButNeverRefuses() {
+		RedisRateLimitStore<?> store = connectedStore();
+		LimitCheck enforced = check("10/1h", "alice", 1);
+		LimitCheck spent = check(Dimension.ORG, "1/1h", "acme", 1);
+		store.decide(List.of(spent));
+		LimitCheck observed = new LimitCheck(spent.policy(), spent.key(), 1, false);
+		StoreDecision decision = store.decide(List.of(enforced, observed));
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.results().get(1).hadTokens()).isFalse();
+		assertThat(remaining(decision, 0)).containsExactly(9);
 	}
 
 	@Test
 	void idleKeysExpire() {
-		Bucket4jRedisRateLimitStore store = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> store = connectedStore((ManualTimeMeter) null);
 		LimitCheck minute = check("10/1m", "alice", 10);
 		store.decide(List.of(minute));
 		long ttl = this.redis.pttl(minute.key());
@@ -249,7 +295,7 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 
 	@Test
 	void keysUseTheConfiguredPrefix() {
-		Bucket4jRedisRateLimitStore store = connectedStore(TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> store = connectedStore((ManualTimeMeter) null);
 		LimitCheck user = check(Dimension.USER, "10/1m", "alice", 1);
 		LimitCheck ip = check(Dimension.IP, "100/1m", "203.0.113.7", 1);
 		store.decide(List.of(user, ip));
@@ -260,8 +306,8 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 	@Test
 	void failsFastWhenRedisIsDown() {
 		int closedPort = io.github.ratelimit.test.redis.RedisServerProcess.freePort();
-		Bucket4jRedisRateLimitStore store = store(RedisConnector.of(client("redis://127.0.0.1:" + closedPort)),
-				Bucket4jRedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), TimeMeter.SYSTEM_MILLISECONDS);
+		RedisRateLimitStore<?> store = store(RedisConnector.of(client("redis://127.0.0.1:" + closedPort)),
+				RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), null);
 		List<LimitCheck> checks = List.of(check("10/1m", "alice", 1));
 		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
 			for (int i = 0; i < 100; i++) {
@@ -281,9 +327,9 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 	void failsFastWhileRedisDoesNotAnswer() throws Exception {
 		// a socket that accepts connections but never replies: the connect handshake hangs in the background
 		try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-			Bucket4jRedisRateLimitStore store = store(
+			RedisRateLimitStore<?> store = store(
 					RedisConnector.of(client("redis://127.0.0.1:" + silent.getLocalPort())),
-					Bucket4jRedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), TimeMeter.SYSTEM_MILLISECONDS);
+					RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), null);
 			store.start();
 			List<LimitCheck> checks = List.of(check("10/1m", "alice", 1));
 			assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
@@ -294,37 +340,61 @@ class Bucket4jRedisRateLimitStoreIntegrationTests {
 		}
 	}
 
-	private Bucket4jRedisRateLimitStore connectedStore(TimeMeter clock) {
-		Bucket4jRedisRateLimitStore store = store(RedisConnector.of(client(RedisTestServer.url())), TIMEOUT,
+	protected RedisRateLimitStore<?> connectedStore(@Nullable ManualTimeMeter clock) {
+		RedisRateLimitStore<?> store = store(RedisConnector.of(client(RedisTestServer.url())), TIMEOUT,
 				new CircuitBreaker(1000, Duration.ofSeconds(1)), clock);
 		store.start();
 		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
 		return store;
 	}
 
-	private Bucket4jRedisRateLimitStore store(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
-			TimeMeter clock) {
-		Bucket4jRedisRateLimitStore store = new Bucket4jRedisRateLimitStore(connector, timeout, breaker, clock, 1000);
+	/** A connected store with the default circuit breaker. */
+	protected RedisRateLimitStore<?> connectedStore(Duration timeout) {
+		RedisRateLimitStore<?> store = store(RedisConnector.of(client(RedisTestServer.url())), timeout,
+				new CircuitBreaker(), null);
+		store.start();
+		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
+		return store;
+	}
+
+	private RedisRateLimitStore<?> store(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
+			@Nullable ManualTimeMeter clock) {
+		RedisRateLimitStore<?> store = newStore(connector, timeout, breaker, clock);
 		this.resources.add(store);
 		return store;
 	}
 
-	private RedisClient client(String url) {
+	/**
+	 * A store of the strategy under test.
+	 * @param clock the clock of the buckets, or {@code null} for the strategy's own
+	 */
+	abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
+			@Nullable ManualTimeMeter clock);
+
+	protected final RedisRateLimitStore<?> connectedStore() {
+		return connectedStore((ManualTimeMeter) null);
+	}
+
+	protected static long[] remaining(StoreDecision decision, int check) {
+		return decision.results().get(check).bandwidths().stream().mapToLong(BandwidthResult::remaining).toArray();
+	}
+
+	protected RedisClient client(String url) {
 		RedisClient client = RedisClient.create(url);
 		this.resources.add(client::shutdown);
 		return client;
 	}
 
-	private LimitCheck check(String limit, String id, long cost) {
+	protected LimitCheck check(String limit, String id, long cost) {
 		return check(Dimension.USER, limit, id, cost);
 	}
 
-	private LimitCheck check(Dimension dimension, String limit, String id, long cost) {
+	protected LimitCheck check(Dimension dimension, String limit, String id, long cost) {
 		Policy policy = new Policy("test", dimension, "default", LimitParser.parse(limit), this.prefix);
-		return new LimitCheck(policy, policy.storeKey(id), cost);
+		return LimitCheck.enforced(policy, policy.storeKey(id), cost);
 	}
 
-	private Set<String> keys(String prefix) {
+	protected Set<String> keys(String prefix) {
 		Set<String> keys = new java.util.HashSet<>();
 		ScanIterator.scan(this.redis, ScanArgs.Builder.matches(prefix + "*").limit(1000)).forEachRemaining(keys::add);
 		return keys;

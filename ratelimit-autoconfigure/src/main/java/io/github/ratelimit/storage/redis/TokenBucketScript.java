@@ -1,0 +1,182 @@
+package io.github.ratelimit.storage.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.BandwidthResult;
+import io.github.ratelimit.storage.CheckResult;
+import io.github.ratelimit.storage.LimitCheck;
+
+/**
+ * The token-bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for a list
+ * of checks, and the reading of its reply. The script's header documents both.
+ */
+final class TokenBucketScript {
+
+	/** Where the script is, on the classpath. */
+	static final String RESOURCE = "META-INF/ratelimit/token-buckets.lua";
+
+	private static final byte[] DECIDE = bytes("decide");
+
+	private static final byte[] REFUND = bytes("refund");
+
+	private static final byte[] SERVER_TIME = new byte[0];
+
+	private static final byte[] ENFORCED = bytes("1");
+
+	private static final byte[] OBSERVED = bytes("0");
+
+	private static final byte[][] SMALL_NUMBERS = new byte[101][];
+
+	static {
+		for (int i = 0; i < SMALL_NUMBERS.length; i++) {
+			SMALL_NUMBERS[i] = bytes(Integer.toString(i));
+		}
+	}
+
+	private final byte[] text;
+
+	private final String digest;
+
+	/** Per policy: bandwidth count, then capacity, refill tokens and period of each bandwidth. */
+	private final Map<Policy, byte[][]> shapes = new ConcurrentHashMap<>();
+
+	TokenBucketScript() {
+		try (InputStream in = TokenBucketScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+			if (in == null) {
+				throw new IllegalStateException("Missing " + RESOURCE + " on the classpath");
+			}
+			this.text = in.readAllBytes();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		this.digest = sha1(this.text);
+	}
+
+	/** The script's text, for EVAL. */
+	byte[] text() {
+		return this.text;
+	}
+
+	/** The script's SHA-1, for EVALSHA. */
+	String digest() {
+		return this.digest;
+	}
+
+	/** The keys of the checks, in order. */
+	static byte[][] keys(List<LimitCheck> checks) {
+		byte[][] keys = new byte[checks.size()][];
+		for (int i = 0; i < keys.length; i++) {
+			keys[i] = bytes(checks.get(i).key());
+		}
+		return keys;
+	}
+
+	/**
+	 * The arguments that decide the checks (or give their tokens back).
+	 * @param checks the checks, in the order of their keys
+	 * @param refund whether to give the cost back rather than decide
+	 * @param nowMillis the time to use, or a negative number for the server's clock
+	 */
+	byte[][] arguments(List<LimitCheck> checks, boolean refund, long nowMillis) {
+		int count = 2;
+		byte[][][] shapes = new byte[checks.size()][][];
+		for (int i = 0; i < shapes.length; i++) {
+			shapes[i] = shape(checks.get(i).policy());
+			count += 2 + shapes[i].length;
+		}
+		byte[][] arguments = new byte[count][];
+		int a = 0;
+		arguments[a++] = refund ? REFUND : DECIDE;
+		arguments[a++] = (nowMillis < 0) ? SERVER_TIME : number(nowMillis);
+		for (int i = 0; i < shapes.length; i++) {
+			LimitCheck check = checks.get(i);
+			arguments[a++] = number(check.cost());
+			arguments[a++] = check.enforced() ? ENFORCED : OBSERVED;
+			System.arraycopy(shapes[i], 0, arguments, a, shapes[i].length);
+			a += shapes[i].length;
+		}
+		return arguments;
+	}
+
+	/**
+	 * Reads the script's reply.
+	 * @param reply the reply: integers, as the script's header describes
+	 * @param checks the checks that were sent
+	 * @param results where to put each check's result, at {@code indexes[i]} for check {@code i}
+	 * @param indexes the position of each sent check among all the checks of the request
+	 * @return whether every enforced check had its tokens
+	 */
+	static boolean read(List<Object> reply, List<LimitCheck> checks, CheckResult[] results, int[] indexes) {
+		int r = 0;
+		boolean admitted = number(reply.get(r++)) == 1;
+		for (int i = 0; i < checks.size(); i++) {
+			boolean had = number(reply.get(r++)) == 1;
+			int bandwidths = checks.get(i).policy().limit().bandwidths().size();
+			BandwidthResult[] found = new BandwidthResult[bandwidths];
+			for (int b = 0; b < bandwidths; b++) {
+				found[b] = new BandwidthResult(number(reply.get(r)), number(reply.get(r + 1)), number(reply.get(r + 2)));
+				r += 3;
+			}
+			results[indexes[i]] = new CheckResult(had, List.of(found));
+		}
+		if (r != reply.size()) {
+			throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, expected " + r);
+		}
+		return admitted;
+	}
+
+	private byte[][] shape(Policy policy) {
+		byte[][] shape = this.shapes.get(policy);
+		return (shape != null) ? shape : this.shapes.computeIfAbsent(policy, TokenBucketScript::newShape);
+	}
+
+	private static byte[][] newShape(Policy policy) {
+		List<Bandwidth> bandwidths = policy.limit().bandwidths();
+		byte[][] shape = new byte[1 + 3 * bandwidths.size()][];
+		shape[0] = number(bandwidths.size());
+		int a = 1;
+		for (Bandwidth bandwidth : bandwidths) {
+			shape[a++] = number(bandwidth.capacity());
+			shape[a++] = number(bandwidth.refillTokens());
+			shape[a++] = number(bandwidth.period().toMillis());
+		}
+		return shape;
+	}
+
+	private static long number(Object value) {
+		if (value instanceof Long number) {
+			return number;
+		}
+		throw new IllegalStateException("The rate-limit script answered " + value + " where a number belongs");
+	}
+
+	private static byte[] number(long value) {
+		return (value >= 0 && value < SMALL_NUMBERS.length) ? SMALL_NUMBERS[(int) value] : bytes(Long.toString(value));
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String sha1(byte[] text) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
