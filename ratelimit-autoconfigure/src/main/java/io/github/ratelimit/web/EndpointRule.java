@@ -26,7 +26,13 @@ public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable S
 	}
 
 	boolean matches(String method, PathContainer path) {
-		return (this.methods.isEmpty() || this.methods.contains(method)) && this.pattern.matches(path);
+		return matchesMethod(method) && this.pattern.matches(path);
+	}
+
+	// Spring MVC and WebFlux serve HEAD with the GET handler: a HEAD is limited as the GET it runs as
+	private boolean matchesMethod(String method) {
+		return this.methods.isEmpty() || this.methods.contains(method)
+				|| ("HEAD".equals(method) && this.methods.contains("GET"));
 	}
 
 }

@@ -236,6 +236,17 @@ abstract class RateLimitBehaviourTests {
 	}
 
 	@Test
+	void headIsChargedAsTheGetItIsServedAs() {
+		// the handler is mapped to GET and annotated group export, cost 5: its HEAD runs it too
+		Client client = newClient();
+		Reply head = client.head("/api/annotated/export");
+		assertThat(head.status()).isEqualTo(200);
+		assertThat(head.rateLimit().get()).isEqualTo("anonymous-ip-export");
+		assertThat(head.remaining()).isEqualTo(15);
+		assertThat(client.get("/api/annotated/export").remaining()).as("HEAD and GET at cost 5 each").isEqualTo(10);
+	}
+
+	@Test
 	void routeAttributesChargeFunctionalRoutesTheirGroupAndCost() {
 		Reply reply = newClient().get("/fn/export");
 		assertThat(reply.status()).isEqualTo(200);
@@ -469,6 +480,10 @@ abstract class RateLimitBehaviourTests {
 			System.arraycopy(this.headers, 0, all, 0, this.headers.length);
 			System.arraycopy(more, 0, all, this.headers.length, more.length);
 			return Http.send(this.port, "GET", path, all);
+		}
+
+		Reply head(String path) {
+			return Http.send(this.port, "HEAD", path, this.headers);
 		}
 
 		/** Sends {@code count} requests that must all be admitted. */

@@ -20,7 +20,8 @@ class EndpointClassifierTests {
 
 	private final EndpointClassifier classifier = new EndpointClassifier(EndpointRules.exclusions(List.of("/actuator/**")),
 			concat(EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/v1/auth/**"), List.of(), 1),
-					EndpointRules.group("ratelimit.groups.export", "export", List.of("/v1/export/**"), List.of("post"), 10)),
+					EndpointRules.group("ratelimit.groups.export", "export", List.of("/v1/export/**"), List.of("post"), 10),
+					EndpointRules.group("ratelimit.groups.listing", "listing", List.of("/v1/list/**"), List.of("GET"), 3)),
 			() -> this.annotated);
 
 	private Classification classify(String method, String uri) {
@@ -33,6 +34,15 @@ class EndpointClassifierTests {
 		assertThat(classify("POST", "/v1/export/all")).isEqualTo(Classification.of("export", 10));
 		assertThat(classify("GET", "/v1/export/all")).isEqualTo(Classification.of("default", 1));
 		assertThat(classify("GET", "/elsewhere")).isEqualTo(Classification.of("default", 1));
+	}
+
+	@Test
+	void headIsClassifiedAsTheGetItIsServedAs() {
+		assertThat(classify("HEAD", "/v1/list/all")).isEqualTo(Classification.of("listing", 3));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
+				annotation("cheap"), "Handlers.cheap"));
+		assertThat(classify("HEAD", "/v1/auth/cheap/1")).isEqualTo(classify("GET", "/v1/auth/cheap/1"));
+		assertThat(classify("HEAD", "/v1/export/all")).as("POST-only stays POST-only").isEqualTo(Classification.of("default", 1));
 	}
 
 	@Test
@@ -92,9 +102,12 @@ class EndpointClassifierTests {
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("ratelimit.groups.auth.cost"));
 	}
 
-	private static List<EndpointRule> concat(List<EndpointRule> a, List<EndpointRule> b) {
-		List<EndpointRule> all = new ArrayList<>(a);
-		all.addAll(b);
+	@SafeVarargs
+	private static List<EndpointRule> concat(List<EndpointRule>... lists) {
+		List<EndpointRule> all = new ArrayList<>();
+		for (List<EndpointRule> list : lists) {
+			all.addAll(list);
+		}
 		return all;
 	}
 
