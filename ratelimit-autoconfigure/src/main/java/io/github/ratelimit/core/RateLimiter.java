@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -47,6 +48,10 @@ public final class RateLimiter {
 	private final @Nullable RateLimitStore fallbackStore;
 
 	private final Clock clock;
+
+	private final AtomicLong lastInconsistencyWarning = new AtomicLong(System.nanoTime() - 1_000_000_000L);
+
+	private final AtomicLong inconsistencies = new AtomicLong();
 
 	/**
 	 * Creates a limiter.
@@ -187,15 +192,30 @@ public final class RateLimiter {
 			}
 		}
 		if (!admitted && binding == null) {
-			// a refusal that names no short bucket cannot be explained to the caller: the store is broken
-			return onStoreFailure(plan, new StoreUnavailableException(
-					"The rate-limit store refused a request but reported no short bucket: " + storeDecision));
+			// a refusal that names no short bucket cannot be explained to the caller: the store is broken,
+			// and a broken store gets the failure mode, like one that is down
+			warnAboutInconsistentStore(storeDecision);
+			return onStoreFailure(plan, new StoreUnavailableException("inconsistent store answer"));
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();
 		// states is this method's own list: wrap it rather than copy it
 		return new Decision(outcome, plan.identity, plan.classification, Collections.unmodifiableList(states),
 				binding, retryAfter, null, this.clock.instant());
+	}
+
+	// at most one line a second: a broken store answers every request the same way
+	private void warnAboutInconsistentStore(StoreDecision storeDecision) {
+		long now = System.nanoTime();
+		long last = this.lastInconsistencyWarning.get();
+		if (now - last >= 1_000_000_000L && this.lastInconsistencyWarning.compareAndSet(last, now)) {
+			logger.warn("The rate-limit store refused a request but reported no short bucket ({} more since the "
+					+ "last line); failure mode {} applies: {}", this.inconsistencies.getAndSet(0), this.failureMode,
+					storeDecision);
+		}
+		else {
+			this.inconsistencies.incrementAndGet();
+		}
 	}
 
 	private Decision decision(Outcome outcome, Identity identity, Classification classification) {

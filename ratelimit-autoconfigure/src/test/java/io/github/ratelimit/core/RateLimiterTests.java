@@ -23,6 +23,8 @@ import io.github.ratelimit.identity.IdentityResolver;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.BandwidthResult;
+import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
@@ -248,6 +250,23 @@ class RateLimiterTests {
 			.join();
 		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
 		assertThat(rejected.retryAfterSeconds()).isEqualTo(20);
+	}
+
+	@Test
+	void inconsistentStoreAnswerGetsTheFailureModeNotAnException() {
+		// refuses every request, yet reports every bucket as holding the tokens
+		RateLimitStore inconsistent = (checks) -> new StoreDecision(false, checks.stream()
+			.map((check) -> new CheckResult(true, List.of(new BandwidthResult(3, 0, 0))))
+			.toList());
+		Decision open = limiter(inconsistent, FailureMode.OPEN).decide(TestRequest.from("203.0.113.9"),
+				Classification.of("default", 1));
+		assertThat(open.outcome()).isEqualTo(Outcome.ADMITTED_ON_ERROR);
+		Decision closed = limiter(inconsistent, FailureMode.CLOSED).decide(TestRequest.from("203.0.113.9"),
+				Classification.of("default", 1));
+		assertThat(closed.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+		Decision local = limiter(inconsistent, FailureMode.LOCAL).decideAsync(TestRequest.from("203.0.113.9"),
+				Classification.of("default", 1)).join();
+		assertThat(local.outcome()).as("decided by the local buckets").isEqualTo(Outcome.ALLOWED);
 	}
 
 }
