@@ -135,7 +135,9 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	private static InMemoryRateLimitStore inMemoryStore(RateLimitProperties.Storage storage) {
-		long maxKeys = storage.getMemory().getMaxKeys();
+		Long configured = storage.getMemory().getMaxKeys();
+		long maxKeys = (configured != null) ? configured
+				: InMemoryRateLimitStore.defaultMaxKeys(Runtime.getRuntime().maxMemory());
 		if (maxKeys < 1) {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.memory.max-keys", maxKeys,
 					"must be at least 1", "1000000");

@@ -251,15 +251,15 @@ public class RateLimitProperties {
 
 		/**
 		 * Most buckets kept in memory; beyond it the least recently used are evicted (and come back
-		 * full).
+		 * full). Unset: as many as fit in a fifth of the heap (about 600 bytes each), at most 1000000.
 		 */
-		private long maxKeys = 1_000_000;
+		private @Nullable Long maxKeys;
 
-		public long getMaxKeys() {
+		public @Nullable Long getMaxKeys() {
 			return this.maxKeys;
 		}
 
-		public void setMaxKeys(long maxKeys) {
+		public void setMaxKeys(@Nullable Long maxKeys) {
 			this.maxKeys = maxKeys;
 		}
 

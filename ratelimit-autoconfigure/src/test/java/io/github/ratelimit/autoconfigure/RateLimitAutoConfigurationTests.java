@@ -53,6 +53,14 @@ class RateLimitAutoConfigurationTests {
 	}
 
 	@Test
+	void memoryBoundFitsTheHeapByDefaultAndCanBeSet() {
+		this.servlet.run((context) -> assertThat(context.getBean(InMemoryRateLimitStore.class).maxKeys())
+			.isEqualTo(InMemoryRateLimitStore.defaultMaxKeys(Runtime.getRuntime().maxMemory())));
+		this.servlet.withPropertyValues("ratelimit.storage.memory.max-keys=5000")
+			.run((context) -> assertThat(context.getBean(InMemoryRateLimitStore.class).maxKeys()).isEqualTo(5000));
+	}
+
+	@Test
 	void filterOrderIsConfigurable() {
 		this.servlet.withPropertyValues("ratelimit.filter.order=5")
 			.run((context) -> assertThat(context.getBean(FilterRegistrationBean.class).getOrder()).isEqualTo(5));

@@ -17,6 +17,8 @@ public final class BucketConfigurations {
 
 	private final Map<Policy, BucketConfiguration> configurations = new ConcurrentHashMap<>();
 
+	private final Map<Policy, Long> idleNanos = new ConcurrentHashMap<>();
+
 	/** The Bucket4j configuration for a policy's limit (bandwidths in the limit's order). */
 	public BucketConfiguration of(Policy policy) {
 		BucketConfiguration configuration = this.configurations.get(policy);
@@ -30,6 +32,11 @@ public final class BucketConfigurations {
 				.refillGreedy(bandwidth.refillTokens(), bandwidth.period()));
 		}
 		return builder.build();
+	}
+
+	/** {@link #timeToFull(Policy)} in nanoseconds, computed once per policy. */
+	public long idleNanos(Policy policy) {
+		return this.idleNanos.computeIfAbsent(policy, (key) -> timeToFull(key).toNanos());
 	}
 
 	/**

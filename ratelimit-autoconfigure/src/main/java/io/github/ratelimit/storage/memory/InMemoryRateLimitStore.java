@@ -1,6 +1,5 @@
 package io.github.ratelimit.storage.memory;
 
-import java.time.Duration;
 import java.util.List;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -30,11 +29,22 @@ import io.github.ratelimit.storage.StoreDecision;
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
+	/**
+	 * What one bucket costs the heap at most, key and map entry included, for limits of up to two
+	 * bandwidths (measured by {@code InMemoryFootprintTests}).
+	 */
+	public static final long BYTES_PER_KEY = 600;
+
+	/** The most buckets a default bound allows, however large the heap. */
+	public static final long MAX_DEFAULT_KEYS = 1_000_000;
+
 	private final Cache<String, Entry> buckets;
 
 	private final BucketConfigurations configurations = new BucketConfigurations();
 
 	private final TimeMeter timeMeter;
+
+	private final long maxKeys;
 
 	/**
 	 * Creates a store.
@@ -43,7 +53,18 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter) {
 		this.timeMeter = timeMeter;
+		this.maxKeys = maxKeys;
 		this.buckets = Caffeine.newBuilder().maximumSize(maxKeys).expireAfter(new IdleExpiry()).build();
+	}
+
+	/**
+	 * The default bound for a heap: as many buckets as fit in a fifth of it, at most
+	 * {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 178,000 buckets.
+	 * @param maxHeapBytes the heap's limit, as {@link Runtime#maxMemory()}
+	 * @return the number of buckets
+	 */
+	public static long defaultMaxKeys(long maxHeapBytes) {
+		return Math.max(1, Math.min(MAX_DEFAULT_KEYS, maxHeapBytes / 5 / BYTES_PER_KEY));
 	}
 
 	@Override
@@ -93,7 +114,12 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		for (io.github.bucket4j.Bandwidth bandwidth : this.configurations.of(check.policy()).getBandwidths()) {
 			builder.addLimit(bandwidth);
 		}
-		return new Entry(builder.build(), BucketConfigurations.timeToFull(check.policy()));
+		return new Entry(builder.build(), this.configurations.idleNanos(check.policy()));
+	}
+
+	/** The most buckets kept. */
+	public long maxKeys() {
+		return this.maxKeys;
 	}
 
 	/** The number of buckets held (approximate, as Caffeine's estimate). */
@@ -106,24 +132,24 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		this.buckets.cleanUp();
 	}
 
-	private record Entry(Bucket bucket, Duration idleTimeToLive) {
+	private record Entry(Bucket bucket, long idleNanos) {
 	}
 
 	private static final class IdleExpiry implements Expiry<String, Entry> {
 
 		@Override
 		public long expireAfterCreate(String key, Entry entry, long currentTime) {
-			return entry.idleTimeToLive().toNanos();
+			return entry.idleNanos();
 		}
 
 		@Override
 		public long expireAfterUpdate(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleTimeToLive().toNanos();
+			return entry.idleNanos();
 		}
 
 		@Override
 		public long expireAfterRead(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleTimeToLive().toNanos();
+			return entry.idleNanos();
 		}
 
 	}
