@@ -90,6 +90,48 @@ final class Http {
 	}
 
 	/**
+	 * Sends the head of a request and only the first byte of its body, reads the response and leaves the
+	 * connection open, as a client that trickles its body would.
+	 * @param port the app's port
+	 * @param head the request head, ending with the empty line; it announces a longer body
+	 * @return the open socket and the response
+	 */
+	static SlowClient slowBody(int port, String head) {
+		Socket socket = new Socket();
+		try {
+			socket.setSoTimeout((int) TIMEOUT.toMillis());
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+			socket.getOutputStream().write((head + "x").getBytes(StandardCharsets.ISO_8859_1));
+			socket.getOutputStream().flush();
+			return new SlowClient(socket, read(socket.getInputStream()));
+		}
+		catch (IOException ex) {
+			try {
+				socket.close();
+			}
+			catch (IOException closing) {
+				ex.addSuppressed(closing);
+			}
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * A client that sent part of a body.
+	 *
+	 * @param socket its connection, still open
+	 * @param reply what it was answered
+	 */
+	record SlowClient(Socket socket, Reply reply) implements AutoCloseable {
+
+		@Override
+		public void close() throws IOException {
+			this.socket.close();
+		}
+
+	}
+
+	/**
 	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset, without reading the response.
 	 * @param port the app's port
 	 * @param request the request

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
@@ -179,6 +180,11 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			return null;
 		}
 		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
+		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
+		if (requestHeaders.getContentLength() > 0 || requestHeaders.containsHeader(HttpHeaders.TRANSFER_ENCODING)) {
+			// the body was never read: the connection cannot be reused until it is, so close it
+			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+		}
 		try {
 			byte[] body = this.bodyWriter.write(decision, requestId);
 			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));

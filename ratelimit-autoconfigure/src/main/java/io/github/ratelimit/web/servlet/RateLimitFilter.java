@@ -10,9 +10,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.github.ratelimit.policy.Classification;
@@ -74,12 +76,19 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 				chain.doFilter(request, response);
 			}
 			else {
-				reject(response, decision, requestId);
+				reject(request, response, decision, requestId);
 			}
 		}
 		finally {
 			MDC.remove(MDC_REQUEST_ID);
 		}
+	}
+
+	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
+			RateLimitFilter.class.getClassLoader());
+
+	private static boolean hasBody(HttpServletRequest request) {
+		return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
 	}
 
 	/** Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on). */
@@ -103,8 +112,17 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private void reject(HttpServletResponse response, Decision decision, String requestId) throws IOException {
+	private void reject(HttpServletRequest request, HttpServletResponse response, Decision decision,
+			String requestId) throws IOException {
 		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
+		if (hasBody(request)) {
+			// the body was never read: close rather than let the container read (swallow) the rest of it
+			// on a worker thread, which a client trickling its body would hold for as long as it likes
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+			if (TOMCAT) {
+				TomcatRequests.closeWithoutReadingBody(request);
+			}
+		}
 		byte[] body;
 		try {
 			body = this.bodyWriter.write(decision, requestId);
