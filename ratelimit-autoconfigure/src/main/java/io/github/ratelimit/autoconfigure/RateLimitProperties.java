@@ -331,10 +331,10 @@ public class RateLimitProperties {
 	public static class Identity {
 
 		/**
-		 * Proxies (CIDR ranges) whose X-Forwarded-For and Forwarded headers are believed.
+		 * Proxies (CIDR ranges) whose X-Forwarded-For and Forwarded headers are believed. Loopback only by
+		 * default: behind a load balancer, add its addresses (or the private ranges it lives in).
 		 */
-		private List<String> trustedProxies = new ArrayList<>(List.of("127.0.0.0/8", "::1/128", "10.0.0.0/8",
-				"172.16.0.0/12", "192.168.0.0/16", "fc00::/7"));
+		private List<String> trustedProxies = new ArrayList<>(List.of("127.0.0.0/8", "::1/128"));
 
 		/**
 		 * Header that trusted proxies write the client chain into: x-forwarded-for or forwarded. Only

@@ -18,10 +18,19 @@ import org.jspecify.annotations.Nullable;
 public final class CidrRange {
 
 	/**
-	 * The proxies trusted by default, as Tomcat's {@code RemoteIpValve} trusts internal proxies: loopback and
-	 * the private ranges of IPv4 and IPv6.
+	 * The proxies trusted by default: loopback only. Trusting the private ranges too (as Tomcat's
+	 * {@code RemoteIpValve} does) would let any client inside a private network name itself anew in every
+	 * request; an application behind a load balancer adds the balancer's addresses (or
+	 * {@link #PRIVATE_RANGES}) to {@code ratelimit.identity.trusted-proxies}.
 	 */
-	public static final List<String> DEFAULT_TRUSTED_PROXIES = List.of("127.0.0.0/8", "::1/128", "10.0.0.0/8",
+	public static final List<String> DEFAULT_TRUSTED_PROXIES = List.of("127.0.0.0/8", "::1/128");
+
+	/** The private ranges of IPv4 and IPv6, where load balancers and ingress proxies usually live. */
+	public static final List<String> PRIVATE_RANGES = List.of("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+			"fc00::/7");
+
+	/** Loopback and the private ranges: what Tomcat's {@code RemoteIpValve} trusts. */
+	public static final List<String> LOOPBACK_AND_PRIVATE_RANGES = List.of("127.0.0.0/8", "::1/128", "10.0.0.0/8",
 			"172.16.0.0/12", "192.168.0.0/16", "fc00::/7");
 
 	private final long networkHigh;

@@ -2,13 +2,14 @@ package io.github.ratelimit.identity;
 
 import java.util.List;
 
-import io.github.ratelimit.identity.ClientRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the client address of a request, the id of the {@code ip} dimension.
  * <p>
- * The TCP peer is the client unless it is a trusted proxy (a configured CIDR range, by default loopback and
- * the private ranges, see {@link CidrRange#DEFAULT_TRUSTED_PROXIES}). Only then is the forwarding header
+ * The TCP peer is the client unless it is a trusted proxy (a configured CIDR range, by default loopback
+ * only, see {@link CidrRange#DEFAULT_TRUSTED_PROXIES}). Only then is the forwarding header
  * read: {@code X-Forwarded-For} by default, or RFC 7239 {@code Forwarded} (never whichever is present, see
  * {@link ForwardedHeader} for why). The chain is walked right to left, trusted proxies are skipped, and the
  * first untrusted address is the client; anything that is not an address stops the walk at the last trusted
@@ -26,6 +27,10 @@ import io.github.ratelimit.identity.ClientRequest;
  */
 public final class ClientIpResolver {
 
+	private static final Logger logger = LoggerFactory.getLogger(ClientIpResolver.class);
+
+	private static final TrustedProxies PRIVATE_RANGES = new TrustedProxies(CidrRange.PRIVATE_RANGES);
+
 	/** The id of a request whose address is unknown. */
 	public static final String UNKNOWN = "unknown";
 
@@ -42,6 +47,8 @@ public final class ClientIpResolver {
 	private final int ipv6Prefix;
 
 	private final ForwardedHeader forwardedHeader;
+
+	private volatile boolean warnedOfUntrustedProxy;
 
 	/**
 	 * Creates a resolver that reads {@code X-Forwarded-For} from trusted proxies.
@@ -112,6 +119,9 @@ public final class ClientIpResolver {
 
 	private IpAddress client(ClientRequest request, IpAddress peer) {
 		if (!this.trustedProxies.contains(peer)) {
+			if (!this.warnedOfUntrustedProxy && PRIVATE_RANGES.contains(peer)) {
+				warnIfForwarded(request, peer);
+			}
 			return peer;
 		}
 		List<String> lines = request.headers(this.forwardedHeader.headerName());
@@ -122,6 +132,18 @@ public final class ClientIpResolver {
 				? ForwardedChain.walkForwarded(lines, this.trustedProxies)
 				: ForwardedChain.walkXForwardedFor(lines, this.trustedProxies);
 		return (client != null) ? client : peer;
+	}
+
+	// a private peer that forwards is most likely the application's own load balancer, left out of the
+	// trusted proxies: every client behind it then shares its budget. Say so once.
+	private void warnIfForwarded(ClientRequest request, IpAddress peer) {
+		if (!request.headers(this.forwardedHeader.headerName()).isEmpty()) {
+			this.warnedOfUntrustedProxy = true;
+			logger.warn("Requests from {} carry {}, but {} is not a trusted proxy: they are all limited as {}. If it is "
+					+ "your load balancer or ingress, add it to ratelimit.identity.trusted-proxies (for example "
+					+ "{}); this is said once", peer, this.forwardedHeader.headerName(), peer, peer,
+					CidrRange.PRIVATE_RANGES);
+		}
 	}
 
 	@Override

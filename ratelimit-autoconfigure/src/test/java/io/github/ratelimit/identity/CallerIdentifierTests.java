@@ -22,7 +22,7 @@ class CallerIdentifierTests {
 
 	private static final String KEY = "ak_live_3f9c2d7e1b";
 
-	private final ClientIpResolver ipResolver = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64);
+	private final ClientIpResolver ipResolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
 
 	private final CallerIdentifier identifier = new CallerIdentifier(
 			List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey(KEY, "alice", "acme", "premium"))),

@@ -91,14 +91,22 @@ class CidrRangeTests {
 	}
 
 	@Test
-	void defaultTrustedProxiesAreValidRanges() {
-		assertThat(CidrRange.DEFAULT_TRUSTED_PROXIES).allSatisfy((cidr) -> assertThat(CidrRange.invalidReason(cidr)).isNull());
+	void providedRangesAreValid() {
+		assertThat(CidrRange.LOOPBACK_AND_PRIVATE_RANGES).containsAll(CidrRange.DEFAULT_TRUSTED_PROXIES)
+			.containsAll(CidrRange.PRIVATE_RANGES)
+			.allSatisfy((cidr) -> assertThat(CidrRange.invalidReason(cidr)).isNull());
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "127.0.0.1", "::1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd00::1" })
-	void defaultTrustedProxiesCoverLoopbackAndPrivateRanges(String address) {
-		assertThat(CidrRange.DEFAULT_TRUSTED_PROXIES).anySatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
+	void loopbackAndPrivateRangesCoverWhatTheirNameSays(String address) {
+		assertThat(CidrRange.LOOPBACK_AND_PRIVATE_RANGES).anySatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd00::1" })
+	void defaultTrustedProxiesLeaveThePrivateRangesOut(String address) {
+		assertThat(CidrRange.DEFAULT_TRUSTED_PROXIES).noneSatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
 	}
 
 	@Test

@@ -19,10 +19,24 @@ class ClientIpResolverTests {
 
 	private static final String XFF = "X-Forwarded-For";
 
-	private final ClientIpResolver resolver = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64);
+	private final ClientIpResolver resolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
 
-	private final ClientIpResolver forwardedResolver = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32,
+	private final ClientIpResolver forwardedResolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32,
 			64, ForwardedHeader.FORWARDED);
+
+	@Test
+	void byDefaultOnlyLoopbackIsTrustedSoAPrivateNetworkClientCannotRotateItsIdentity() {
+		ClientIpResolver defaults = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64);
+		for (int i = 0; i < 20; i++) {
+			TestRequest request = TestRequest.from("10.1.2.3").header(XFF, "198.51.100." + i);
+			assertThat(defaults.resolve(request)).isEqualTo("10.1.2.3");
+		}
+		assertThat(defaults.resolve(TestRequest.from("127.0.0.1").header(XFF, "198.51.100.7")))
+			.isEqualTo("198.51.100.7");
+		ClientIpResolver behindBalancer = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
+		assertThat(behindBalancer.resolve(TestRequest.from("10.1.2.3").header(XFF, "198.51.100.7")))
+			.as("one documented line away").isEqualTo("198.51.100.7");
+	}
 
 	@Test
 	void usesThePeerAddressWithoutAProxy() {
@@ -224,15 +238,15 @@ class ClientIpResolverTests {
 
 	@Test
 	void groupsIpv6ByConfiguredPrefix() {
-		ClientIpResolver by48 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 48);
+		ClientIpResolver by48 = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 48);
 		assertThat(by48.resolve(TestRequest.from("2001:db8:1:2::1"))).isEqualTo("2001:db8:1::/48");
-		ClientIpResolver by128 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 128);
+		ClientIpResolver by128 = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 128);
 		assertThat(by128.resolve(TestRequest.from("2001:DB8:0:0:1:0:0:1"))).isEqualTo("2001:db8::1:0:0:1");
 	}
 
 	@Test
 	void groupsIpv4ByPrefix() {
-		ClientIpResolver by24 = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 24, 64);
+		ClientIpResolver by24 = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 24, 64);
 		assertThat(by24.resolve(TestRequest.from("203.0.113.7"))).isEqualTo("203.0.113.0/24");
 		assertThat(by24.resolve(TestRequest.from("10.0.0.1").header(XFF, "203.0.113.200")))
 			.isEqualTo("203.0.113.0/24");
@@ -306,7 +320,7 @@ class ClientIpResolverTests {
 
 	@Test
 	void rejectsPrefixesOutOfRange() {
-		List<String> trusted = CidrRange.DEFAULT_TRUSTED_PROXIES;
+		List<String> trusted = CidrRange.LOOPBACK_AND_PRIVATE_RANGES;
 		assertThatIllegalArgumentException().isThrownBy(() -> new ClientIpResolver(trusted, 33, 64))
 			.withMessage("ipv4Prefix must be from 0 to 32, not 33");
 		assertThatIllegalArgumentException().isThrownBy(() -> new ClientIpResolver(trusted, 32, -1))

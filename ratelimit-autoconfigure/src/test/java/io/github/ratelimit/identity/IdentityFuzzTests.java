@@ -33,9 +33,9 @@ class IdentityFuzzTests {
 
 	private final Random random = new Random(0x5eed);
 
-	private final ClientIpResolver xffResolver = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64);
+	private final ClientIpResolver xffResolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
 
-	private final ClientIpResolver forwardedResolver = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 24,
+	private final ClientIpResolver forwardedResolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 24,
 			56, ForwardedHeader.FORWARDED);
 
 	@Test
@@ -74,7 +74,7 @@ class IdentityFuzzTests {
 
 	@Test
 	void forwardedForWalkMatchesTheRightToLeftDefinition() {
-		TrustedProxies trusted = new TrustedProxies(CidrRange.DEFAULT_TRUSTED_PROXIES);
+		TrustedProxies trusted = new TrustedProxies(CidrRange.LOOPBACK_AND_PRIVATE_RANGES);
 		String[] hops = { "203.0.113.7", "198.51.100.1", "2001:db8::1", "[2001:db8:1::1]:443", "10.0.0.2",
 				"192.168.1.1:80", "::1", "fd00::2", "::ffff:10.0.0.3", "unknown", "_hidden", "garbage", "010.0.0.1",
 				"", " ", "\t" };
