@@ -360,10 +360,10 @@ redis_bench() { # redis_bench LABEL COMMAND...
 
 SCRIPT_NOTE=""
 # what the sample app sends for one anonymous request, per the header of token-buckets.lua:
-# KEYS = the tier's ip bucket, the per-ip backstop; ARGV = decide, '' (server clock), then per bucket
+# KEYS = the tier's ip bucket, the per-ip backstop; ARGV = decide, '' (server clock), 1 request of 2 buckets, then per bucket
 # cost, enforced, number of bandwidths, and per bandwidth capacity, refill tokens, period ms
-ADMITTED_ARGV=(decide '' 1 1 1 1000000000 1000000000 60000 1 1 1 1000000000 1000000000 60000)
-SATURATED_ARGV=(decide '' 1 1 2 50 50 60000 500 500 3600000 1 1 1 1000000000 1000000000 60000)
+ADMITTED_ARGV=(decide '' 1 2 1 1 1 1000000000 1000000000 60000 1 1 1 1000000000 1000000000 60000)
+SATURATED_ARGV=(decide '' 1 2 1 1 2 50 50 60000 500 500 3600000 1 1 1 1000000000 1000000000 60000)
 rcli flushall >/dev/null
 if [[ -f "$LUA_SCRIPT" ]]; then
 	SHA=$(rcli -x script load <"$LUA_SCRIPT")
@@ -397,8 +397,8 @@ JMH_REDIS_BENCH="$WORK/jmh-redis-bench.tsv" # label rps p50_ms p99_ms
 JMH_NOTES=()
 : >"$JMH_REDIS_BENCH"
 # one decision of RedisDecisionBenchmark.keys10k, per the header of token-buckets.lua: one bucket (a
-# random key of 10,000), cost 1, enforced, one bandwidth 1000000000/1m
-JMH_ARGV=(decide '' 1 1 1 1000000000 1000000000 60000)
+# random key of 10,000) in 1 request, cost 1, enforced, one bandwidth 1000000000/1m
+JMH_ARGV=(decide '' 1 1 1 1 1 1000000000 1000000000 60000)
 
 # run_jmh NAME CSV JMH-ARGUMENTS...: runs the JMH jar on our Redis (bounded); a failure is noted, not fatal
 run_jmh() {

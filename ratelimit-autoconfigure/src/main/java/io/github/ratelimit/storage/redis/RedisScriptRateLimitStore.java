@@ -21,7 +21,8 @@ import io.github.ratelimit.storage.StoreDecision;
  * The {@code script} strategy (the default): every bucket of a request is checked and taken from by one
  * Lua script ({@value TokenBucketScript#RESOURCE}), atomically, in one round trip, with Redis's own
  * clock. A refused request changes nothing; concurrent requests on one key are serialised by Redis and
- * never retried; instances need no synchronised clocks.
+ * never retried; instances need no synchronised clocks. Requests that arrive while a call is in flight go
+ * together in the next one ({@link ScriptSession}).
  * <p>
  * <b>Redis Cluster.</b> A script may only touch keys of one slot, and the keys of one request (user, org,
  * address) usually live in different slots. The checks are then grouped by slot, one script per slot is
@@ -120,8 +121,6 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 		private final int[] positions;
 
-		private final CheckResult[] results;
-
 		private CompletableFuture<StoreDecision> answer = new CompletableFuture<>();
 
 		private volatile boolean abandoned;
@@ -131,14 +130,10 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 			this.checks = checks;
 			this.keys = keys;
 			this.positions = positions;
-			this.results = new CheckResult[checks.size()];
 		}
 
 		Slot send() {
-			int[] local = all(this.checks.size());
-			this.answer = this.session.run(this.keys, RedisScriptRateLimitStore.this.script.arguments(this.checks, false, now()))
-				.thenApply((reply) -> new StoreDecision(TokenBucketScript.read(reply, this.checks, this.results, local),
-						List.of(this.results)));
+			this.answer = this.session.decide(this.checks, this.keys, now());
 			return this;
 		}
 
@@ -174,7 +169,7 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 				return CompletableFuture.completedFuture(null);
 			}
 			return this.session.run(takenKeys.toArray(byte[][]::new),
-					RedisScriptRateLimitStore.this.script.arguments(taken, true, now()));
+					RedisScriptRateLimitStore.this.script.arguments(List.of(taken), true, now()));
 		}
 
 	}

@@ -1,12 +1,16 @@
 package io.github.ratelimit.storage.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -15,11 +19,23 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
+import io.github.ratelimit.storage.CheckResult;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreDecision;
+
 /**
  * One connection of the script strategy: runs the token-bucket script with EVALSHA, and with EVAL (which
  * also loads it) when Redis answers {@code NOSCRIPT}: after a restart, a failover or {@code SCRIPT FLUSH}.
+ * <p>
+ * <b>Batching.</b> On a standalone connection, one call is in flight at a time: requests that arrive
+ * meanwhile wait for it and then go together in the next call, each still decided as a whole and in
+ * arrival order. A lone request goes at once; under load, Redis reads and writes a hot bucket once per
+ * call instead of once per request, and the connection carries one command per batch.
  */
 final class ScriptSession implements RedisSession {
+
+	/** The most requests in one call: bounds the time one script holds Redis. */
+	static final int MAX_BATCH = 64;
 
 	private final StatefulConnection<byte[], byte[]> connection;
 
@@ -28,6 +44,10 @@ final class ScriptSession implements RedisSession {
 	private final boolean cluster;
 
 	private final TokenBucketScript script;
+
+	private final Queue<Queued> queue = new ConcurrentLinkedQueue<>();
+
+	private final AtomicBoolean sending = new AtomicBoolean();
 
 	ScriptSession(StatefulConnection<byte[], byte[]> connection, TokenBucketScript script) {
 		this.connection = connection;
@@ -47,12 +67,14 @@ final class ScriptSession implements RedisSession {
 	}
 
 	/**
-	 * Loads the script now, on the connecting thread, so that a burst of first decisions does not find it
-	 * missing all at once. A failure here is harmless: EVALSHA falls back to EVAL.
+	 * Loads the script now, on the connecting thread, and runs it once on no request: a burst of first
+	 * decisions then neither finds it missing all at once nor waits while this JVM loads the code that
+	 * reads its answers. A failure here is harmless: EVALSHA falls back to EVAL.
 	 */
 	void load(Duration wait) {
 		try {
 			this.commands.scriptLoad(this.script.text()).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+			run(new byte[0][], this.script.arguments(List.of(), false, -1)).get(wait.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -67,19 +89,116 @@ final class ScriptSession implements RedisSession {
 		return this.cluster;
 	}
 
-	/** Runs the script on keys that share a slot. */
-	CompletableFuture<List<Object>> run(byte[][] keys, byte[][] arguments) {
-		CompletableFuture<List<Object>> sha = this.commands
-			.<List<Object>>evalsha(this.script.digest(), ScriptOutputType.MULTI, keys, arguments)
-			.toCompletableFuture();
-		return sha.handle((reply, failure) -> (failure == null) ? CompletableFuture.completedFuture(reply)
-				: isNoScript(failure) ? eval(keys, arguments) : CompletableFuture.<List<Object>>failedFuture(failure))
-			.thenCompose((reply) -> reply);
+	/**
+	 * Decides one request whose keys share a slot, batched with others on a standalone connection.
+	 * @param checks the request's checks
+	 * @param keys their keys
+	 * @param nowMillis the time to use, or a negative number for the server's clock
+	 */
+	CompletableFuture<StoreDecision> decide(List<LimitCheck> checks, byte[][] keys, long nowMillis) {
+		if (this.cluster) {
+			return run(keys, this.script.arguments(List.of(checks), false, nowMillis))
+				.thenApply((reply) -> decision(reply, 0, checks).decision());
+		}
+		Queued queued = new Queued(checks, keys, nowMillis, new CompletableFuture<>());
+		this.queue.add(queued);
+		sendQueued();
+		return queued.answer();
 	}
 
-	private CompletableFuture<List<Object>> eval(byte[][] keys, byte[][] arguments) {
-		return this.commands.<List<Object>>eval(this.script.text(), ScriptOutputType.MULTI, keys, arguments)
-			.toCompletableFuture();
+	/** Runs the script on keys that share a slot, unbatched. */
+	CompletableFuture<List<Object>> run(byte[][] keys, byte[][] arguments) {
+		CompletableFuture<List<Object>> result = new CompletableFuture<>();
+		this.commands.<List<Object>>evalsha(this.script.digest(), ScriptOutputType.MULTI, keys, arguments)
+			.whenComplete((reply, failure) -> {
+				if (failure == null) {
+					result.complete(reply);
+				}
+				else if (isNoScript(failure)) {
+					this.commands.<List<Object>>eval(this.script.text(), ScriptOutputType.MULTI, keys, arguments)
+						.whenComplete((again, failed) -> complete(result, again, failed));
+				}
+				else {
+					result.completeExceptionally(failure);
+				}
+			});
+		return result;
+	}
+
+	private void sendQueued() {
+		while (!this.queue.isEmpty() && this.sending.compareAndSet(false, true)) {
+			List<Queued> batch = new ArrayList<>();
+			for (Queued next = this.queue.poll(); next != null; next = (batch.size() < MAX_BATCH) ? this.queue.poll() : null) {
+				batch.add(next);
+			}
+			if (batch.isEmpty()) {
+				this.sending.set(false);
+				continue;
+			}
+			send(batch);
+			return;
+		}
+	}
+
+	private void send(List<Queued> batch) {
+		List<List<LimitCheck>> requests = new ArrayList<>(batch.size());
+		int keyCount = 0;
+		for (Queued queued : batch) {
+			requests.add(queued.checks());
+			keyCount += queued.keys().length;
+		}
+		byte[][] keys = new byte[keyCount][];
+		int k = 0;
+		for (Queued queued : batch) {
+			System.arraycopy(queued.keys(), 0, keys, k, queued.keys().length);
+			k += queued.keys().length;
+		}
+		CompletableFuture<List<Object>> reply;
+		try {
+			// one clock for the call: the first request's (tests pin it; otherwise every request asks the server)
+			reply = run(keys, this.script.arguments(requests, false, batch.get(0).nowMillis()));
+		}
+		catch (RuntimeException ex) {
+			reply = CompletableFuture.failedFuture(ex);
+		}
+		reply.whenComplete((answer, failure) -> {
+			this.sending.set(false);
+			sendQueued();
+			if (failure != null) {
+				batch.forEach((queued) -> queued.answer().completeExceptionally(failure));
+				return;
+			}
+			int from = 0;
+			for (Queued queued : batch) {
+				try {
+					Decided decided = decision(answer, from, queued.checks());
+					from = decided.end();
+					queued.answer().complete(decided.decision());
+				}
+				catch (RuntimeException ex) {
+					queued.answer().completeExceptionally(ex);
+				}
+			}
+		});
+	}
+
+	private static Decided decision(List<Object> reply, int from, List<LimitCheck> checks) {
+		CheckResult[] results = new CheckResult[checks.size()];
+		int[] indexes = new int[checks.size()];
+		for (int i = 0; i < indexes.length; i++) {
+			indexes[i] = i;
+		}
+		TokenBucketScript.Read read = TokenBucketScript.read(reply, from, checks, results, indexes);
+		return new Decided(new StoreDecision(read.admitted(), List.of(results)), read.end());
+	}
+
+	private static <T> void complete(CompletableFuture<T> future, T value, Throwable failure) {
+		if (failure == null) {
+			future.complete(value);
+		}
+		else {
+			future.completeExceptionally(failure);
+		}
 	}
 
 	private static boolean isNoScript(Throwable failure) {
@@ -96,6 +215,17 @@ final class ScriptSession implements RedisSession {
 	@Override
 	public void close() {
 		this.connection.close();
+		Queued queued;
+		while ((queued = this.queue.poll()) != null) {
+			queued.answer().completeExceptionally(new IllegalStateException("The Redis connection was closed"));
+		}
+	}
+
+	private record Queued(List<LimitCheck> checks, byte[][] keys, long nowMillis,
+			CompletableFuture<StoreDecision> answer) {
+	}
+
+	private record Decided(StoreDecision decision, int end) {
 	}
 
 }

@@ -84,46 +84,58 @@ final class TokenBucketScript {
 	}
 
 	/**
-	 * The arguments that decide the checks (or give their tokens back).
-	 * @param checks the checks, in the order of their keys
+	 * The arguments that decide requests (or give their tokens back), one after the other in one call.
+	 * @param requests the checks of each request, in the order of their keys
 	 * @param refund whether to give the cost back rather than decide
 	 * @param nowMillis the time to use, or a negative number for the server's clock
 	 */
-	byte[][] arguments(List<LimitCheck> checks, boolean refund, long nowMillis) {
-		int count = 2;
-		byte[][][] shapes = new byte[checks.size()][][];
-		for (int i = 0; i < shapes.length; i++) {
-			shapes[i] = shape(checks.get(i).policy());
-			count += 2 + shapes[i].length;
+	byte[][] arguments(List<List<LimitCheck>> requests, boolean refund, long nowMillis) {
+		int count = 3;
+		for (List<LimitCheck> checks : requests) {
+			count += 1;
+			for (LimitCheck check : checks) {
+				count += 2 + shape(check.policy()).length;
+			}
 		}
 		byte[][] arguments = new byte[count][];
 		int a = 0;
 		arguments[a++] = refund ? REFUND : DECIDE;
 		arguments[a++] = (nowMillis < 0) ? SERVER_TIME : number(nowMillis);
-		for (int i = 0; i < shapes.length; i++) {
-			LimitCheck check = checks.get(i);
-			arguments[a++] = number(check.cost());
-			arguments[a++] = check.enforced() ? ENFORCED : OBSERVED;
-			System.arraycopy(shapes[i], 0, arguments, a, shapes[i].length);
-			a += shapes[i].length;
+		arguments[a++] = number(requests.size());
+		for (List<LimitCheck> checks : requests) {
+			arguments[a++] = number(checks.size());
+			for (LimitCheck check : checks) {
+				byte[][] shape = shape(check.policy());
+				arguments[a++] = number(check.cost());
+				arguments[a++] = check.enforced() ? ENFORCED : OBSERVED;
+				System.arraycopy(shape, 0, arguments, a, shape.length);
+				a += shape.length;
+			}
 		}
 		return arguments;
 	}
 
 	/**
-	 * Reads the script's reply.
+	 * Reads the decision of one request from the script's reply.
 	 * @param reply the reply: integers, as the script's header describes
-	 * @param checks the checks that were sent
+	 * @param from where the request's part of the reply starts
+	 * @param checks the request's checks
 	 * @param results where to put each check's result, at {@code indexes[i]} for check {@code i}
-	 * @param indexes the position of each sent check among all the checks of the request
-	 * @return whether every enforced check had its tokens
+	 * @param indexes the position of each check among all the checks of the request
+	 * @return whether the request was admitted, and where the next request's part starts
 	 */
-	static boolean read(List<Object> reply, List<LimitCheck> checks, CheckResult[] results, int[] indexes) {
-		int r = 0;
+	static Read read(List<Object> reply, int from, List<LimitCheck> checks, CheckResult[] results, int[] indexes) {
+		int r = from;
+		if (reply.size() <= r) {
+			throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
+		}
 		boolean admitted = number(reply.get(r++)) == 1;
 		for (int i = 0; i < checks.size(); i++) {
-			boolean had = number(reply.get(r++)) == 1;
 			int bandwidths = checks.get(i).policy().limit().bandwidths().size();
+			if (reply.size() < r + 1 + 3 * bandwidths) {
+				throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
+			}
+			boolean had = number(reply.get(r++)) == 1;
 			BandwidthResult[] found = new BandwidthResult[bandwidths];
 			for (int b = 0; b < bandwidths; b++) {
 				found[b] = new BandwidthResult(number(reply.get(r)), number(reply.get(r + 1)), number(reply.get(r + 2)));
@@ -131,10 +143,16 @@ final class TokenBucketScript {
 			}
 			results[indexes[i]] = new CheckResult(had, List.of(found));
 		}
-		if (r != reply.size()) {
-			throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, expected " + r);
-		}
-		return admitted;
+		return new Read(admitted, r);
+	}
+
+	/**
+	 * One request's part of a reply.
+	 *
+	 * @param admitted whether every enforced check had its tokens
+	 * @param end where the next request's part starts
+	 */
+	record Read(boolean admitted, int end) {
 	}
 
 	private byte[][] shape(Policy policy) {

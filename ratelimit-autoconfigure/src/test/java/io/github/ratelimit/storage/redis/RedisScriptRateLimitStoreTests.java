@@ -1,7 +1,9 @@
 package io.github.ratelimit.storage.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,28 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 				.toList();
 			assertThat(sent).as("commands the store sent for the request").singleElement()
 				.satisfies((command) -> assertThat(command.name()).isEqualTo("EVALSHA"));
+		}
+	}
+
+	@Test
+	void requestsThatArriveTogetherShareCallsAndAreStillDecidedOneByOne() {
+		RedisRateLimitStore<?> store = connectedStore();
+		store.decide(List.of(check("5/1h", "warm-up", 1)));
+		LimitCheck hot = check(Dimension.USER, "50/1h", "batched-user", 1);
+		try (RedisMonitor monitor = RedisMonitor.start(RedisTestServer.host(), RedisTestServer.port())) {
+			List<CompletableFuture<StoreDecision>> decisions = new ArrayList<>();
+			for (int i = 0; i < 200; i++) {
+				decisions.add(store.decideAsync(List.of(hot)));
+			}
+			List<StoreDecision> answers = decisions.stream().map(CompletableFuture::join).toList();
+			assertThat(answers.stream().filter(StoreDecision::admitted).count()).isEqualTo(50);
+			// in arrival order: the first 50 were admitted, counting down, and the rest refused
+			for (int i = 0; i < 50; i++) {
+				assertThat(remaining(answers.get(i), 0)).containsExactly(49 - i);
+			}
+			await().atMost(Duration.ofSeconds(5)).until(() -> !monitor.commands("batched-user").isEmpty());
+			long calls = monitor.commands("batched-user").stream().filter((command) -> !command.fromScript()).count();
+			assertThat(calls).as("script calls for 200 decisions").isBetween(1L, 100L);
 		}
 	}
 
