@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
@@ -20,6 +19,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
@@ -52,7 +52,7 @@ import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
  * Every property is validated here, at startup.
  */
 @AutoConfiguration(after = RateLimitRedisAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
+@Conditional(OnRateLimitEnabledCondition.class)
 @EnableConfigurationProperties(RateLimitProperties.class)
 public final class RateLimitAutoConfiguration {
 

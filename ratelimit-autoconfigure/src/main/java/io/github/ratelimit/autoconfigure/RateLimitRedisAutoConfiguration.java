@@ -6,7 +6,6 @@ import io.lettuce.core.RedisClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -34,10 +33,9 @@ import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
  * is down; Boot's client and its options are left alone.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnBooleanProperty(name = "ratelimit.enabled", matchIfMissing = true)
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
 @ConditionalOnBean(LettuceConnectionFactory.class)
-@Conditional(RateLimitRedisAutoConfiguration.RedisStorageCondition.class)
+@Conditional({ OnRateLimitEnabledCondition.class, RateLimitRedisAutoConfiguration.RedisStorageCondition.class })
 @EnableConfigurationProperties(RateLimitProperties.class)
 public final class RateLimitRedisAutoConfiguration {
 

@@ -3,6 +3,9 @@ package io.github.ratelimit.autoconfigure;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -29,6 +32,7 @@ import io.github.ratelimit.web.servlet.RateLimitFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitAutoConfigurationTests {
 
 	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
@@ -58,6 +62,30 @@ class RateLimitAutoConfigurationTests {
 			.isEqualTo(InMemoryRateLimitStore.defaultMaxKeys(Runtime.getRuntime().maxMemory())));
 		this.servlet.withPropertyValues("ratelimit.storage.memory.max-keys=5000")
 			.run((context) -> assertThat(context.getBean(InMemoryRateLimitStore.class).maxKeys()).isEqualTo(5000));
+	}
+
+	@Test
+	void malformedEnabledFlagStopsTheStartInsteadOfSwitchingTheLimiterOff() {
+		this.servlet.withConfiguration(AutoConfigurations.of(RateLimitDisabledAutoConfiguration.class))
+			.withPropertyValues("ratelimit.enabled=ture")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				String description = new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription();
+				assertThat(description).contains("ratelimit.enabled").contains("ture").contains("true or false");
+			});
+	}
+
+	@Test
+	void disabledLimiterSaysSoOnce(CapturedOutput output) {
+		this.servlet.withConfiguration(AutoConfigurations.of(RateLimitDisabledAutoConfiguration.class))
+			.withPropertyValues("ratelimit.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RateLimiter.class);
+				assertThat(output).containsOnlyOnce("Rate limiting is disabled (ratelimit.enabled=false)");
+			});
+		this.servlet.withConfiguration(AutoConfigurations.of(RateLimitDisabledAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(RateLimiter.class));
 	}
 
 	@Test
