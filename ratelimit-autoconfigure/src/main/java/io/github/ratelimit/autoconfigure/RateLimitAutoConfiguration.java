@@ -171,7 +171,7 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
-			return RateLimitPropertiesValidator.classifier(properties,
+			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(),
 					handlerRules(() -> ServletAnnotatedRoutes.find(context), () -> ServletFunctionalRoutes.find(context)));
 		}
 
@@ -203,7 +203,7 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
-			return RateLimitPropertiesValidator.classifier(properties, handlerRules(
+			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(), handlerRules(
 					() -> ReactiveAnnotatedRoutes.find(context), () -> ReactiveFunctionalRoutes.find(context)));
 		}
 

@@ -41,9 +41,10 @@ public class RateLimitProperties {
 	private Map<String, String> ip = new LinkedHashMap<>();
 
 	/**
-	 * Path patterns that no limit applies to.
+	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base path
+	 * (management.endpoints.web.base-path, /actuator by default).
 	 */
-	private List<String> excludePaths = new ArrayList<>(List.of("/actuator/**"));
+	private @Nullable List<String> excludePaths;
 
 	private final Storage storage = new Storage();
 
@@ -85,11 +86,11 @@ public class RateLimitProperties {
 		this.ip = ip;
 	}
 
-	public List<String> getExcludePaths() {
+	public @Nullable List<String> getExcludePaths() {
 		return this.excludePaths;
 	}
 
-	public void setExcludePaths(List<String> excludePaths) {
+	public void setExcludePaths(@Nullable List<String> excludePaths) {
 		this.excludePaths = excludePaths;
 	}
 

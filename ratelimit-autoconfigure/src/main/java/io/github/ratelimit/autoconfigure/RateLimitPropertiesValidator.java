@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import org.springframework.core.env.Environment;
+
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.RateLimitHeaders;
@@ -138,12 +140,28 @@ final class RateLimitPropertiesValidator {
 		}
 	}
 
-	static EndpointClassifier classifier(RateLimitProperties properties, Supplier<List<EndpointRule>> annotated) {
+	static EndpointClassifier classifier(RateLimitProperties properties, Environment environment,
+			Supplier<List<EndpointRule>> annotated) {
 		List<EndpointRule> groups = new ArrayList<>();
 		properties.getGroups()
 			.forEach((name, group) -> groups.addAll(EndpointRules.group("ratelimit.groups." + name, name,
 					group.getPaths(), group.getMethods(), group.getCost())));
-		return new EndpointClassifier(EndpointRules.exclusions(properties.getExcludePaths()), groups, annotated);
+		List<String> excluded = properties.getExcludePaths();
+		return new EndpointClassifier(
+				EndpointRules.exclusions((excluded != null) ? excluded : actuatorPaths(environment)), groups, annotated);
+	}
+
+	/** Everything under the Actuator's base path, where health probes live; nothing when it is the root. */
+	private static List<String> actuatorPaths(Environment environment) {
+		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator").strip();
+		while (basePath.endsWith("/")) {
+			basePath = basePath.substring(0, basePath.length() - 1);
+		}
+		if (basePath.isEmpty()) {
+			// the Actuator at the root: its endpoints cannot be told from the application's by path
+			return List.of();
+		}
+		return List.of((basePath.startsWith("/") ? basePath : "/" + basePath) + "/**");
 	}
 
 }

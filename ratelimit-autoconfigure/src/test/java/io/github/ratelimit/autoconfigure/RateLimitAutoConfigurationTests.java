@@ -20,6 +20,8 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
+import org.springframework.http.server.RequestPath;
+import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.IdentityResolver;
 import io.github.ratelimit.storage.LimitCheck;
@@ -86,6 +88,31 @@ class RateLimitAutoConfigurationTests {
 			});
 		this.servlet.withConfiguration(AutoConfigurations.of(RateLimitDisabledAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasSingleBean(RateLimiter.class));
+	}
+
+	@Test
+	void actuatorBasePathIsExcludedWhereverItIs() {
+		this.servlet.run((context) -> {
+			EndpointClassifier classifier = context.getBean(EndpointClassifier.class);
+			assertThat(classify(classifier, "/actuator/health").excluded()).isTrue();
+			assertThat(classify(classifier, "/manage/health").excluded()).isFalse();
+		});
+		this.servlet.withPropertyValues("management.endpoints.web.base-path=/manage").run((context) -> {
+			EndpointClassifier classifier = context.getBean(EndpointClassifier.class);
+			assertThat(classify(classifier, "/manage/health/liveness").excluded()).isTrue();
+			assertThat(classify(classifier, "/actuator/health").excluded()).isFalse();
+		});
+		this.servlet.withPropertyValues("management.endpoints.web.base-path=/manage", "ratelimit.exclude-paths=/ping")
+			.run((context) -> {
+				EndpointClassifier classifier = context.getBean(EndpointClassifier.class);
+				assertThat(classify(classifier, "/ping").excluded()).isTrue();
+				assertThat(classify(classifier, "/manage/health").excluded()).as("configured paths replace the default")
+					.isFalse();
+			});
+	}
+
+	private static Classification classify(EndpointClassifier classifier, String path) {
+		return classifier.classify("GET", RequestPath.parse(path, null).pathWithinApplication());
 	}
 
 	@Test
