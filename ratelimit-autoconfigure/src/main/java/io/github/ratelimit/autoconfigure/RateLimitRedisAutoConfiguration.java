@@ -11,7 +11,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
@@ -78,16 +84,66 @@ public final class RateLimitRedisAutoConfiguration {
 		return store;
 	}
 
-	/** Matches unless {@code ratelimit.storage.type} is {@code memory}. */
-	static class RedisStorageCondition extends SpringBootCondition {
+	/**
+	 * Matches when {@code ratelimit.storage.type} is {@code redis}, or {@code auto} and the application
+	 * configured Redis itself: a {@code spring.data.redis.*} property, a connection factory or connection
+	 * details of its own (Testcontainers' service connections included). Spring Data Redis on the classpath
+	 * for another reason must not move the buckets to a Redis on localhost that may not exist, where the
+	 * failure mode would switch limiting off.
+	 */
+	static class RedisStorageCondition extends SpringBootCondition implements ConfigurationCondition {
+
+		private static final String BOOT_REDIS_PACKAGE = "org.springframework.boot.data.redis.autoconfigure.";
+
+		@Override
+		public ConfigurationPhase getConfigurationPhase() {
+			return ConfigurationPhase.REGISTER_BEAN;
+		}
 
 		@Override
 		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			String type = context.getEnvironment().getProperty("ratelimit.storage.type", "auto");
-			if ("memory".equalsIgnoreCase(type.trim())) {
+			String type = context.getEnvironment().getProperty("ratelimit.storage.type", "auto").trim();
+			if ("memory".equalsIgnoreCase(type)) {
 				return ConditionOutcome.noMatch("ratelimit.storage.type is memory");
 			}
-			return ConditionOutcome.match("ratelimit.storage.type is " + type);
+			if ("redis".equalsIgnoreCase(type)) {
+				return ConditionOutcome.match("ratelimit.storage.type is redis");
+			}
+			if (Binder.get(context.getEnvironment())
+				.bind("spring.data.redis", Bindable.mapOf(String.class, String.class))
+				.isBound()) {
+				return ConditionOutcome.match("ratelimit.storage.type is auto and spring.data.redis is configured");
+			}
+			ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+			if (beanFactory != null && (ownBean(beanFactory, LettuceConnectionFactory.class)
+					|| ownBean(beanFactory, DataRedisConnectionDetails.class))) {
+				return ConditionOutcome.match("ratelimit.storage.type is auto and the application configures Redis");
+			}
+			return ConditionOutcome.noMatch("ratelimit.storage.type is auto and Redis is not configured "
+					+ "(no spring.data.redis property, connection factory or connection details of the application)");
+		}
+
+		/** Whether a bean of the type is defined by the application rather than by Boot's defaults. */
+		private static boolean ownBean(ConfigurableListableBeanFactory beanFactory, Class<?> type) {
+			for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
+				if (!definedByBoot(beanFactory, name)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		private static boolean definedByBoot(ConfigurableListableBeanFactory beanFactory, String name) {
+			if (!beanFactory.containsBeanDefinition(name)) {
+				return false;
+			}
+			BeanDefinition definition = beanFactory.getBeanDefinition(name);
+			String className = definition.getBeanClassName();
+			String factoryBean = definition.getFactoryBeanName();
+			if (className == null && factoryBean != null && beanFactory.containsBeanDefinition(factoryBean)) {
+				className = beanFactory.getBeanDefinition(factoryBean).getBeanClassName();
+			}
+			return className != null && className.startsWith(BOOT_REDIS_PACKAGE);
 		}
 
 	}

@@ -5,6 +5,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Bean;
 
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
@@ -58,6 +61,37 @@ class RateLimitRedisAutoConfigurationTests {
 				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
 					.getDescription()).contains("ratelimit.storage.redis.strategy").contains("bucket4j_jdk17-lettuce");
 			});
+	}
+
+	@Test
+	void autoKeepsBucketsInMemoryWhenSpringDataRedisIsOnlyOnTheClasspath() {
+		// Boot would connect to localhost:6379 by default: nothing says the application uses a Redis there
+		this.runner.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+			.isInstanceOf(InMemoryRateLimitStore.class));
+	}
+
+	@Test
+	void redisTypeUsesBootsRedisEvenWithoutProperties() {
+		this.runner.withPropertyValues("ratelimit.storage.type=redis")
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(RedisScriptRateLimitStore.class));
+	}
+
+	@Test
+	void autoPicksRedisWhenTheApplicationDefinesItsOwnConnectionFactory() {
+		this.runner.withUserConfiguration(OwnConnectionFactory.class)
+			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
+				.isInstanceOf(RedisScriptRateLimitStore.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnConnectionFactory {
+
+		@Bean
+		LettuceConnectionFactory redisConnectionFactory() {
+			return new LettuceConnectionFactory(LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
+		}
+
 	}
 
 	@Test

@@ -27,6 +27,9 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnectionKeeper.class);
 
+	/** How often a store that has never connected says so again. */
+	static final long NEVER_CONNECTED_WARNING_INTERVAL_NANOS = 60_000_000_000L;
+
 	private final RedisConnector connector;
 
 	private final Function<StatefulConnection<byte[], byte[]>, S> sessions;
@@ -51,6 +54,12 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	private volatile long downSinceNanos;
 
 	private volatile boolean failing;
+
+	private volatile boolean everConnected;
+
+	private volatile long failingSinceNanos;
+
+	private volatile long lastWarningNanos;
 
 	private volatile boolean closed;
 
@@ -96,6 +105,11 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		return null;
 	}
 
+	/** Whether a connect is under way (tests). */
+	boolean isConnecting() {
+		return this.connecting.get();
+	}
+
 	/** Whether an open connection is available now. */
 	boolean isConnected() {
 		S current = this.session;
@@ -135,10 +149,19 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 			install(this.sessions.apply(connection));
 		}
 		catch (RuntimeException ex) {
+			long now = this.nanoTime.getAsLong();
 			if (!this.failing) {
 				this.failing = true;
+				this.failingSinceNanos = now;
+				this.lastWarningNanos = now;
 				logger.warn("Cannot connect to Redis for rate limiting ({}); retrying every {} ms, "
 						+ "requests get the storage failure mode meanwhile", ex.toString(), this.retryIntervalNanos / 1_000_000);
+			}
+			else if (now - this.lastWarningNanos >= NEVER_CONNECTED_WARNING_INTERVAL_NANOS && !this.everConnected) {
+				// a store that never connected limits nothing (failure mode open): say so until it does
+				this.lastWarningNanos = now;
+				logger.warn("Still cannot connect to Redis for rate limiting after {} s ({}); requests get the "
+						+ "storage failure mode", (now - this.failingSinceNanos) / 1_000_000_000L, ex.toString());
 			}
 			else {
 				logger.debug("Still cannot connect to Redis for rate limiting", ex);
@@ -158,6 +181,7 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 			return;
 		}
 		this.session = fresh;
+		this.everConnected = true;
 		this.downSinceNanos = 0;
 		if (old != null) {
 			old.close();
