@@ -15,7 +15,7 @@ import io.github.ratelimit.identity.ForwardedHeader;
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.
  */
-@ConfigurationProperties("ratelimit")
+@ConfigurationProperties(prefix = "ratelimit", ignoreUnknownFields = false)
 public class RateLimitProperties {
 
 	/**

@@ -3,6 +3,7 @@ package io.github.ratelimit.autoconfigure;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -113,6 +114,27 @@ class RateLimitAutoConfigurationTests {
 
 	private static Classification classify(EndpointClassifier classifier, String path) {
 		return classifier.classify("GET", RequestPath.parse(path, null).pathWithinApplication());
+	}
+
+	@Test
+	void limitWithoutDimensionIsExplainedWithTheRightShape() {
+		this.servlet.withPropertyValues("ratelimit.tiers.gold.default=5/1m").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new RateLimitBindFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("ratelimit.tiers.gold.default");
+			assertThat(analysis.getAction()).contains("ratelimit.tiers.gold.user.default=5/1m");
+		});
+	}
+
+	@Test
+	void unknownPropertyUnderRatelimitStopsTheStart() {
+		this.servlet.withPropertyValues("ratelimit.tier.gold.user.default=5/1m").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(UnboundConfigurationPropertiesException.class)
+				.hasMessageContaining("ratelimit.tier.gold.user.default");
+		});
 	}
 
 	@Test
