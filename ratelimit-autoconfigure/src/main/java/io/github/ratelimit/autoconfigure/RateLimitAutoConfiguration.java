@@ -150,8 +150,12 @@ public final class RateLimitAutoConfiguration {
 	 * and routes then, so that a bad route attribute stops the start and the first requests neither pay for the
 	 * search nor wait on each other for it.
 	 */
-	private static SmartInitializingSingleton prepare(EndpointClassifier classifier) {
-		return classifier::prepare;
+	private static SmartInitializingSingleton prepare(EndpointClassifier classifier, RateLimitProperties properties,
+			PolicyTable policies) {
+		return () -> {
+			classifier.prepare();
+			RateLimitPropertiesValidator.checkGroups(properties, classifier, policies);
+		};
 	}
 
 	private static Supplier<List<EndpointRule>> handlerRules(Supplier<List<EndpointRule>> annotated,
@@ -176,8 +180,9 @@ public final class RateLimitAutoConfiguration {
 		}
 
 		@Bean
-		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier) {
-			return prepare(classifier);
+		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier,
+				RateLimitProperties properties, PolicyTable policies) {
+			return prepare(classifier, properties, policies);
 		}
 
 		@Bean
@@ -208,8 +213,9 @@ public final class RateLimitAutoConfiguration {
 		}
 
 		@Bean
-		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier) {
-			return prepare(classifier);
+		SmartInitializingSingleton rateLimitEndpointClassifierPreparation(EndpointClassifier classifier,
+				RateLimitProperties properties, PolicyTable policies) {
+			return prepare(classifier, properties, policies);
 		}
 
 		@Bean

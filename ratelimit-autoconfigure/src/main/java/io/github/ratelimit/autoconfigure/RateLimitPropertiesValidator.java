@@ -2,7 +2,9 @@ package io.github.ratelimit.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -146,9 +148,35 @@ final class RateLimitPropertiesValidator {
 		properties.getGroups()
 			.forEach((name, group) -> groups.addAll(EndpointRules.group("ratelimit.groups." + name, name,
 					group.getPaths(), group.getMethods(), group.getCost())));
+		Map<String, Long> costs = new LinkedHashMap<>();
+		properties.getGroups().forEach((name, group) -> costs.put(name, group.getCost()));
 		List<String> excluded = properties.getExcludePaths();
 		return new EndpointClassifier(
-				EndpointRules.exclusions((excluded != null) ? excluded : actuatorPaths(environment)), groups, annotated);
+				EndpointRules.exclusions((excluded != null) ? excluded : actuatorPaths(environment)), groups, costs,
+				annotated);
+	}
+
+	/**
+	 * Checks, once the handlers and routes are known, that every group they name is configured (a typo
+	 * must not quietly fall into {@code default}) and that every group without paths is named by one.
+	 */
+	static void checkGroups(RateLimitProperties properties, EndpointClassifier classifier, PolicyTable policies) {
+		Map<String, String> named = classifier.annotatedGroups();
+		named.forEach((group, pattern) -> {
+			if (!policies.groups().contains(group)) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups", group, "@RateLimited(group = \""
+						+ group + "\") or a route attribute on " + pattern + " names a group that is not configured; "
+						+ "configured groups are " + policies.groups() + ". Declare it (paths are optional for a "
+						+ "group that handlers name)", "ratelimit.groups." + group + ".cost=1");
+			}
+		});
+		properties.getGroups().forEach((name, group) -> {
+			if (group.getPaths().isEmpty() && !named.containsKey(name)) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + name + ".paths", "[]",
+						"a group needs path patterns, or a @RateLimited handler or route attribute that names it",
+						"/v1/" + name + "/**");
+			}
+		});
 	}
 
 	/** Everything under the Actuator's base path, where health probes live; nothing when it is the root. */

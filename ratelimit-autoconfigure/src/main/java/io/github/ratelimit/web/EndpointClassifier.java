@@ -2,7 +2,9 @@ package io.github.ratelimit.web;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -27,6 +29,9 @@ public final class EndpointClassifier {
 
 	private final Supplier<List<EndpointRule>> annotated;
 
+	/** The cost of every configured group, those without paths included. */
+	private final Map<String, Long> groupCosts;
+
 	/**
 	 * Creates a classifier.
 	 * @param exclusions rules of paths that are never limited
@@ -36,9 +41,41 @@ public final class EndpointClassifier {
 	 */
 	public EndpointClassifier(List<EndpointRule> exclusions, List<EndpointRule> groups,
 			Supplier<List<EndpointRule>> annotated) {
+		this(exclusions, groups, Map.of(), annotated);
+	}
+
+	/**
+	 * Creates a classifier.
+	 * @param exclusions rules of paths that are never limited
+	 * @param groups the configured groups' rules, in configuration order
+	 * @param groupCosts the cost of every configured group, those without paths (only named by handlers and
+	 * routes) included
+	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on first use
+	 */
+	public EndpointClassifier(List<EndpointRule> exclusions, List<EndpointRule> groups, Map<String, Long> groupCosts,
+			Supplier<List<EndpointRule>> annotated) {
 		this.exclusions = List.copyOf(exclusions);
 		this.groups = List.copyOf(groups);
+		Map<String, Long> costs = new LinkedHashMap<>(groupCosts);
+		for (EndpointRule rule : this.groups) {
+			costs.putIfAbsent(rule.group(), rule.cost());
+		}
+		this.groupCosts = Map.copyOf(costs);
 		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
+	}
+
+	/**
+	 * The groups that {@code @RateLimited} handlers and route attributes name, each with a pattern that
+	 * names it (for error messages). Asks for the rules as {@link #prepare()} does.
+	 */
+	public Map<String, String> annotatedGroups() {
+		Map<String, String> named = new LinkedHashMap<>();
+		for (EndpointRule rule : this.annotated.get()) {
+			if (rule.group() != null) {
+				named.putIfAbsent(rule.group(), rule.pattern().getPatternString());
+			}
+		}
+		return named;
 	}
 
 	/**
@@ -73,8 +110,7 @@ public final class EndpointClassifier {
 			if (annotation.group() != null) {
 				group = annotation.group();
 				// a group named by annotation keeps its configured cost when the annotation sets none
-				EndpointRule named = byName(annotation.group());
-				cost = (named != null) ? named.cost() : 1;
+				cost = this.groupCosts.getOrDefault(annotation.group(), 1L);
 			}
 			if (annotation.cost() > 0) {
 				cost = annotation.cost();
@@ -82,15 +118,6 @@ public final class EndpointClassifier {
 			return Classification.of(group, cost).withInline(annotation.inline());
 		}
 		return Classification.of(group, cost);
-	}
-
-	private @Nullable EndpointRule byName(String group) {
-		for (EndpointRule rule : this.groups) {
-			if (group.equals(rule.group())) {
-				return rule;
-			}
-		}
-		return null;
 	}
 
 	private static @Nullable EndpointRule firstMatch(List<EndpointRule> rules, String method, PathContainer path) {

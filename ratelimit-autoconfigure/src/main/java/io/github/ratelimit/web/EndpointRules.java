@@ -38,7 +38,7 @@ public final class EndpointRules {
 	 * @param paths its path patterns
 	 * @param methods its methods (empty for any)
 	 * @param cost its cost
-	 * @return one rule per pattern
+	 * @return one rule per pattern; none for a group that only {@code @RateLimited} handlers and routes name
 	 * @throws InvalidRateLimitConfigurationException naming the invalid property
 	 */
 	public static List<EndpointRule> group(String property, String group, List<String> paths, List<String> methods,
@@ -47,10 +47,7 @@ public final class EndpointRules {
 			throw new InvalidRateLimitConfigurationException(property + ".cost", cost, "a cost must be at least 1",
 					"10");
 		}
-		if (paths.isEmpty()) {
-			throw new InvalidRateLimitConfigurationException(property + ".paths", paths,
-					"a group needs at least one path pattern", "/v1/export/**");
-		}
+		// a group without paths takes only the handlers and routes that name it (checked at startup)
 		Set<String> methodSet = methods(property + ".methods", methods);
 		List<EndpointRule> rules = new ArrayList<>();
 		for (int i = 0; i < paths.size(); i++) {

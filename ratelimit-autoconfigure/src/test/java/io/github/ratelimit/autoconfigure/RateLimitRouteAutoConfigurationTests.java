@@ -29,7 +29,7 @@ class RateLimitRouteAutoConfigurationTests {
 
 	@Test
 	void reactiveRouteAttributesClassifyFromTheStart() {
-		this.reactive
+		this.reactive.withPropertyValues("ratelimit.groups.export.cost=1")
 			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class,
 					() -> org.springframework.web.reactive.function.server.RouterFunctions.route()
 						.GET("/fn/export", (request) -> ServerResponse.ok().build())
@@ -37,6 +37,45 @@ class RateLimitRouteAutoConfigurationTests {
 						.build())
 			.run((context) -> assertThat(classify(context.getBean(EndpointClassifier.class), "/fn/export"))
 				.isEqualTo(Classification.of("export", 1)));
+	}
+
+	@Test
+	void groupNamedOnlyByRoutesTakesItsConfiguredCostAndTierLimits() {
+		this.reactive
+			.withPropertyValues("ratelimit.groups.reports.cost=2", "ratelimit.tiers.gold.user.reports=5/1m")
+			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class, () -> route("reports"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(classify(context.getBean(EndpointClassifier.class), "/fn/reports"))
+					.isEqualTo(Classification.of("reports", 2));
+			});
+	}
+
+	@Test
+	void groupThatNoConfigurationKnowsStopsTheStart() {
+		this.reactive.withPropertyValues("ratelimit.groups.reports.cost=2")
+			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class, () -> route("reprots"))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription()).contains("reprots").contains("/fn/reports");
+			});
+	}
+
+	@Test
+	void groupWithoutPathsThatNothingNamesStopsTheStart() {
+		this.reactive.withPropertyValues("ratelimit.groups.orphan.cost=2").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+				.getDescription()).contains("ratelimit.groups.orphan.paths");
+		});
+	}
+
+	private static org.springframework.web.reactive.function.server.RouterFunction<ServerResponse> route(String group) {
+		return org.springframework.web.reactive.function.server.RouterFunctions.route()
+			.GET("/fn/reports", (request) -> ServerResponse.ok().build())
+			.withAttribute(RateLimited.GROUP_ATTRIBUTE, group)
+			.build();
 	}
 
 	@Test
