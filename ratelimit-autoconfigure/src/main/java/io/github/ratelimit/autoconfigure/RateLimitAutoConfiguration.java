@@ -155,6 +155,10 @@ public final class RateLimitAutoConfiguration {
 		return () -> {
 			classifier.prepare();
 			RateLimitPropertiesValidator.checkGroups(properties, classifier, policies);
+			List<String> annotated = classifier.describeAnnotated();
+			if (!annotated.isEmpty()) {
+				logger.info("Rate-limited handlers and routes: {}", String.join("; ", annotated));
+			}
 		};
 	}
 

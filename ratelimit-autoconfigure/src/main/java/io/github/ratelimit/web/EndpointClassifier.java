@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -62,6 +63,35 @@ public final class EndpointClassifier {
 		}
 		this.groupCosts = Map.copyOf(costs);
 		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
+	}
+
+	/**
+	 * What the {@code @RateLimited} handlers and route attributes set, one line each, for the startup log
+	 * ({@code GET /api/reports/{id}: group reports, cost 5, own limit 60/1h}).
+	 */
+	public List<String> describeAnnotated() {
+		List<String> lines = new ArrayList<>();
+		for (EndpointRule rule : this.annotated.get()) {
+			StringBuilder line = new StringBuilder();
+			line.append(rule.methods().isEmpty() ? "*" : String.join("|", new TreeSet<>(rule.methods())))
+				.append(' ')
+				.append(rule.pattern().getPatternString())
+				.append(':');
+			if (rule.exempt()) {
+				line.append(" exempt");
+			}
+			if (rule.group() != null) {
+				line.append(" group ").append(rule.group());
+			}
+			if (rule.cost() > 0) {
+				line.append(" cost ").append(rule.cost());
+			}
+			if (rule.inline() != null) {
+				line.append(" own limit ").append(rule.inline().limit().spec());
+			}
+			lines.add(line.toString());
+		}
+		return lines;
 	}
 
 	/**

@@ -3,6 +3,9 @@ package io.github.ratelimit.autoconfigure;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
@@ -19,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Functional routes with rate-limit attributes are found while the application starts, on both stacks.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitRouteAutoConfigurationTests {
 
 	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
@@ -40,7 +44,7 @@ class RateLimitRouteAutoConfigurationTests {
 	}
 
 	@Test
-	void groupNamedOnlyByRoutesTakesItsConfiguredCostAndTierLimits() {
+	void groupNamedOnlyByRoutesTakesItsConfiguredCostAndTierLimits(CapturedOutput output) {
 		this.reactive
 			.withPropertyValues("ratelimit.groups.reports.cost=2", "ratelimit.tiers.gold.user.reports=5/1m")
 			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class, () -> route("reports"))
@@ -48,6 +52,7 @@ class RateLimitRouteAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				assertThat(classify(context.getBean(EndpointClassifier.class), "/fn/reports"))
 					.isEqualTo(Classification.of("reports", 2));
+				assertThat(output).contains("Rate-limited handlers and routes: GET /fn/reports: group reports");
 			});
 	}
 
