@@ -28,9 +28,12 @@ public record PolicyState(Policy policy, int bandwidthIndex, String id, long rem
 		return this.policy.bandwidthName(this.bandwidthIndex);
 	}
 
-	/** The quota ({@code q}): the bucket's capacity. */
+	/**
+	 * The quota ({@code q}): what a window refills. A burst lets the bucket hold more than this ({@code r}
+	 * may exceed it), but the sustained rate is this per window.
+	 */
 	public long limit() {
-		return bandwidth().capacity();
+		return bandwidth().refillTokens();
 	}
 
 	/** The window ({@code w}) in seconds. */

@@ -42,12 +42,17 @@ final class PolicyFragments {
 		for (int i = 0; i < count; i++) {
 			Bandwidth bandwidth = bandwidths.get(i);
 			String quotedName = StructuredFieldStrings.quote(policy.bandwidthName(i));
-			String limit = Long.toString(bandwidth.capacity());
+			// the quota is what a window refills; a burst above it is said in a vendor parameter, so that no
+			// client takes a one-off burst for the sustained rate
+			String limit = Long.toString(bandwidth.refillTokens());
 			String window = Long.toString(bandwidth.windowSeconds());
 			if (i > 0) {
 				ietfPolicy.append(", ");
 			}
 			ietfPolicy.append(quotedName).append(";q=").append(limit).append(";w=").append(window);
+			if (bandwidth.capacity() > bandwidth.refillTokens()) {
+				ietfPolicy.append(";rl-burst=").append(bandwidth.capacity());
+			}
 			this.ietfRemainingPrefixes[i] = quotedName.concat(";r=");
 			this.limits[i] = limit;
 			this.legacyPolicies[i] = legacyPolicy(bandwidth);
@@ -82,7 +87,7 @@ final class PolicyFragments {
 		return this.ietfRemainingPrefixes[bandwidthIndex];
 	}
 
-	/** The capacity of a bandwidth, as a header value. */
+	/** The quota of a bandwidth (what a window refills), as a header value. */
 	String limit(int bandwidthIndex) {
 		return this.limits[bandwidthIndex];
 	}
@@ -123,9 +128,9 @@ final class PolicyFragments {
 
 	}
 
-	/** The older drafts' policy of a bandwidth, {@code <capacity>;w=<window seconds>}. */
+	/** The older drafts' policy of a bandwidth, {@code <quota>;w=<window seconds>}. */
 	static String legacyPolicy(Bandwidth bandwidth) {
-		return Long.toString(bandwidth.capacity()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
+		return Long.toString(bandwidth.refillTokens()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
 	}
 
 }

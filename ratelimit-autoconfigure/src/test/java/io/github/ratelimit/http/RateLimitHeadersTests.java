@@ -1,8 +1,8 @@
 package io.github.ratelimit.http;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +55,21 @@ class RateLimitHeadersTests {
 			.containsExactly(100L, 50L, 500L, 2000L);
 		assertThat(members).extracting((member) -> integer(member.getParams(), "w"))
 			.containsExactly(60L, 60L, 3600L, 60L);
+	}
+
+	@Test
+	void burstIsAdvertisedBesideTheSustainedQuotaNotAsIt() {
+		Policy bursty = policy("premium", Dimension.USER, "default", "2/1m burst 4");
+		PolicyState binding = admitted(bursty, 0, "alice", 3, 30);
+		Map<String, String> headers = write(RateLimitHeaders.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT),
+				allowed(ALICE, "default", binding, binding));
+
+		ListElement<?> member = Parser.parseList(headers.get("RateLimit-Policy")).get().get(0);
+		assertThat(integer(member.getParams(), "q")).as("two a minute, sustained").isEqualTo(2);
+		assertThat(integer(member.getParams(), "w")).isEqualTo(60);
+		assertThat(integer(member.getParams(), "rl-burst")).isEqualTo(4);
+		assertThat(headers.get("X-RateLimit-Limit")).isEqualTo("2");
+		assertThat(headers.get("X-RateLimit-Remaining")).as("a banked burst may exceed the quota").isEqualTo("3");
 	}
 
 	@Test
