@@ -16,7 +16,8 @@
 -- 2^53, where Lua's doubles hold integers exactly.
 --
 -- Reply, per request: admitted (1 | 0), then per bucket: had the cost (1 | 0), and per bandwidth: tokens
--- left, ms until the cost was there (0 when it was, before this request), ms until the bucket is full.
+-- left, ms until the cost was there (0 when it was, before this request), ms until the bucket is full,
+-- ms until the bucket holds the cost again (0 while it does, after this request).
 -- A refused request reports the levels it found; an admitted one the levels it left. Keys expire when
 -- the bucket would be full again.
 
@@ -136,6 +137,11 @@ for r = 1, tonumber(ARGV[3]) do
       reply[#reply + 1] = floordiv(state[b], period)
       reply[#reply + 1] = check.wait[b]
       reply[#reply + 1] = ceildiv(tonumber(ARGV[a]) * period - state[b], refill)
+      if state[b] >= check.need[b] then
+        reply[#reply + 1] = 0
+      else
+        reply[#reply + 1] = ceildiv(check.need[b] - state[b], refill)
+      end
     end
   end
 end

@@ -12,8 +12,9 @@ import io.github.ratelimit.policy.Policy;
  * @param bandwidthIndex which bandwidth of the policy's limit
  * @param id whose bucket it is (user name, org, client address; a token hash for tokens)
  * @param remaining tokens left (after this request when admitted)
- * @param resetSeconds seconds until the bucket is full again, or on a violation, until this request
- * could pass (at least 1 then)
+ * @param resetSeconds seconds until the bucket holds the request's cost again ({@code 0} while it does),
+ * and on a violation until this request could pass (at least 1 then): what {@code t} and
+ * {@code X-RateLimit-Reset} report
  * @param violated whether this bandwidth refused the request
  */
 public record PolicyState(Policy policy, int bandwidthIndex, String id, long remaining, long resetSeconds,

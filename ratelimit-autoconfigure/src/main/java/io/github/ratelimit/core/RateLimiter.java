@@ -173,7 +173,8 @@ public final class RateLimiter {
 			for (int b = 0; b < results.size(); b++) {
 				BandwidthResult result = results.get(b);
 				boolean violated = !admitted && check.enforced() && result.wasShort();
-				long resetMillis = violated ? result.millisUntilCost() : result.millisUntilFull();
+				// t: when this bucket holds the request's cost again; on a refusal, when the request could pass
+				long resetMillis = violated ? result.millisUntilCost() : result.millisUntilCostAgain();
 				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
 				PolicyState state = new PolicyState(policy, b, id, result.remaining(), resetSeconds, violated);
 				states.add(state);

@@ -9,8 +9,10 @@ package io.github.ratelimit.storage;
  * @param millisUntilCost how long until the request's cost was there, as found before the decision:
  * {@code 0} when it was, so a positive value means this bandwidth was short
  * @param millisUntilFull how long until the bucket is full again, as left by the decision
+ * @param millisUntilCostAgain how long until the bucket holds the request's cost again, as left by the
+ * decision: {@code 0} while it does
  */
-public record BandwidthResult(long remaining, long millisUntilCost, long millisUntilFull) {
+public record BandwidthResult(long remaining, long millisUntilCost, long millisUntilFull, long millisUntilCostAgain) {
 
 	/** Whether this bandwidth lacked the request's cost. */
 	public boolean wasShort() {

@@ -97,8 +97,13 @@ abstract class RateLimitBehaviourTests {
 			ListElement<?> rateLimit = reply.rateLimit();
 			assertThat(rateLimit.get()).isEqualTo("anonymous-ip-default");
 			assertThat(Reply.param(rateLimit, "r")).isEqualTo(5 - i);
-			// a token comes back every 720 s; t is the time until the bucket is full again
-			assertThat(Reply.param(rateLimit, "t")).isBetween(1L, 3600L);
+			// t: when the bucket holds a request's worth again, 0 while it does; a token comes back every 720 s
+			if (i < 5) {
+				assertThat(Reply.param(rateLimit, "t")).isZero();
+			}
+			else {
+				assertThat(Reply.param(rateLimit, "t")).isBetween(1L, 720L);
+			}
 			List<ListElement<?>> policies = reply.policies();
 			assertThat(reply.policyNames()).containsExactly("anonymous-ip-default", "backstop-ip-default");
 			assertThat(Reply.param(policies.get(0), "q")).isEqualTo(5);
@@ -109,6 +114,23 @@ abstract class RateLimitBehaviourTests {
 			assertThat(reply.header("X-RateLimit-Reset")).hasValue(Long.toString(Reply.param(rateLimit, "t")));
 			assertThat(reply.header("Retry-After")).isEmpty();
 		}
+	}
+
+	@Test
+	void resetOfTheLastAdmittedRequestAndOfTheRefusalAfterItAgree() {
+		Client client = newClient();
+		client.spend("/api/hello", 4);
+		Reply last = client.get("/api/hello");
+		Reply refused = client.get("/api/hello");
+		assertThat(last.remaining()).isZero();
+		long lastReset = Reply.param(last.rateLimit(), "t");
+		long refusedReset = Reply.param(refused.rateLimit(), "t");
+		assertThat(refused.status()).isEqualTo(429);
+		// both say when the next request can pass: the same moment, not "until full" then "until the next token"
+		assertThat(lastReset).isBetween(1L, 720L);
+		assertThat(refusedReset).isBetween(lastReset - 1, lastReset)
+			.isEqualTo(Long.parseLong(refused.header("Retry-After").orElseThrow()));
+		assertThat(last.header("X-RateLimit-Reset")).hasValue(Long.toString(lastReset));
 	}
 
 	@Test

@@ -256,7 +256,7 @@ class RateLimiterTests {
 	void inconsistentStoreAnswerGetsTheFailureModeNotAnException() {
 		// refuses every request, yet reports every bucket as holding the tokens
 		RateLimitStore inconsistent = (checks) -> new StoreDecision(false, checks.stream()
-			.map((check) -> new CheckResult(true, List.of(new BandwidthResult(3, 0, 0))))
+			.map((check) -> new CheckResult(true, List.of(new BandwidthResult(3, 0, 0, 0))))
 			.toList());
 		Decision open = limiter(inconsistent, FailureMode.OPEN).decide(TestRequest.from("203.0.113.9"),
 				Classification.of("default", 1));

@@ -37,7 +37,10 @@ public final class BucketResults {
 			// before a successful take the bucket held available + cost
 			long before = consumed ? available + cost : available;
 			long untilCost = (before >= cost) ? 0 : bandwidth.millisToRefill(cost - before);
-			results[b] = new BandwidthResult(available, untilCost, bandwidth.millisToRefill(bandwidth.capacity() - available));
+			// tokens are whole here: the wait for the next cost may be overstated by less than one token's refill
+			long untilCostAgain = (available >= cost) ? 0 : bandwidth.millisToRefill(cost - available);
+			results[b] = new BandwidthResult(available, untilCost, bandwidth.millisToRefill(bandwidth.capacity() - available),
+					consumed ? untilCostAgain : untilCost);
 			if (available < results[lowest].remaining()) {
 				lowest = b;
 			}
@@ -46,7 +49,7 @@ public final class BucketResults {
 			// Bucket4j refused but its state (read with a batch, or refilled since) shows enough: the
 			// bandwidth with the fewest tokens is the one that refused; it frees up no sooner than 1 ms
 			BandwidthResult refused = results[lowest];
-			results[lowest] = new BandwidthResult(refused.remaining(), 1, refused.millisUntilFull());
+			results[lowest] = new BandwidthResult(refused.remaining(), 1, refused.millisUntilFull(), 1);
 		}
 		return new CheckResult(consumed, List.of(results));
 	}

@@ -132,14 +132,15 @@ final class TokenBucketScript {
 		boolean admitted = number(reply.get(r++)) == 1;
 		for (int i = 0; i < checks.size(); i++) {
 			int bandwidths = checks.get(i).policy().limit().bandwidths().size();
-			if (reply.size() < r + 1 + 3 * bandwidths) {
+			if (reply.size() < r + 1 + 4 * bandwidths) {
 				throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
 			}
 			boolean had = number(reply.get(r++)) == 1;
 			BandwidthResult[] found = new BandwidthResult[bandwidths];
 			for (int b = 0; b < bandwidths; b++) {
-				found[b] = new BandwidthResult(number(reply.get(r)), number(reply.get(r + 1)), number(reply.get(r + 2)));
-				r += 3;
+				found[b] = new BandwidthResult(number(reply.get(r)), number(reply.get(r + 1)), number(reply.get(r + 2)),
+						number(reply.get(r + 3)));
+				r += 4;
 			}
 			results[indexes[i]] = new CheckResult(had, List.of(found));
 		}

@@ -25,8 +25,8 @@ class BucketResultsTests {
 	void reportsWhatWasLeftAndTheWaits() {
 		CheckResult result = BucketResults.of(this.check, true, stateWith(3, 50), 0);
 		assertThat(result.hadTokens()).isTrue();
-		assertThat(result.bandwidths()).containsExactly(new BandwidthResult(3, 0, 42_000),
-				new BandwidthResult(50, 0, 1_800_000));
+		assertThat(result.bandwidths()).containsExactly(new BandwidthResult(3, 0, 42_000, 0),
+				new BandwidthResult(50, 0, 1_800_000, 0));
 	}
 
 	@Test

@@ -118,11 +118,11 @@ class InMemoryRateLimitStoreTests {
 	void reportsWaitsOfTheRefusingBandwidth() {
 		LimitCheck check = check("10/1m, 100/1h", "w", 10);
 		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths())
-			.containsExactly(new BandwidthResult(0, 0, 60_000), new BandwidthResult(90, 0, 360_000));
+			.containsExactly(new BandwidthResult(0, 0, 60_000, 60_000), new BandwidthResult(90, 0, 360_000, 0));
 		this.time.advance(Duration.ofSeconds(30));
 		StoreDecision refused = this.store.decide(List.of(check));
 		assertThat(refused.admitted()).isFalse();
-		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
 		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
 	}
 

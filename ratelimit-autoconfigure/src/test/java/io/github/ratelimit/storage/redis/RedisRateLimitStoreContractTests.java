@@ -256,11 +256,11 @@ abstract class RedisRateLimitStoreContractTests {
 		RedisRateLimitStore<?> store = connectedStore(clock);
 		LimitCheck check = check("10/1m, 100/1h", "alice", 10);
 		assertThat(store.decide(List.of(check)).results().get(0).bandwidths())
-			.containsExactly(new BandwidthResult(0, 0, 60_000), new BandwidthResult(90, 0, 360_000));
+			.containsExactly(new BandwidthResult(0, 0, 60_000, 60_000), new BandwidthResult(90, 0, 360_000, 0));
 		clock.advance(Duration.ofSeconds(30));
 		StoreDecision refused = store.decide(List.of(check));
 		assertThat(refused.admitted()).isFalse();
-		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
 		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
 	}
 

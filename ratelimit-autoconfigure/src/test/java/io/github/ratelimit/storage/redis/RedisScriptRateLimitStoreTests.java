@@ -112,12 +112,12 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 			store.decide(List.of(check));
 		}
 		BandwidthResult refused = store.decide(List.of(check)).results().get(0).bandwidths().get(0);
-		assertThat(refused).isEqualTo(new BandwidthResult(0, 334, 1000));
+		assertThat(refused).isEqualTo(new BandwidthResult(0, 334, 1000, 334));
 		clock.advance(Duration.ofMillis(333));
 		assertThat(store.decide(List.of(check)).results().get(0).bandwidths().get(0).millisUntilCost()).isEqualTo(1);
 		clock.advance(Duration.ofMillis(1));
 		BandwidthResult admitted = store.decide(List.of(check)).results().get(0).bandwidths().get(0);
-		assertThat(admitted).isEqualTo(new BandwidthResult(0, 0, 1000));
+		assertThat(admitted).isEqualTo(new BandwidthResult(0, 0, 1000, 333));
 	}
 
 }
