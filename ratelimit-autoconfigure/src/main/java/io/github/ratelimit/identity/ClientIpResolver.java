@@ -137,7 +137,7 @@ public final class ClientIpResolver {
 	// a private peer that forwards is most likely the application's own load balancer, left out of the
 	// trusted proxies: every client behind it then shares its budget. Say so once.
 	private void warnIfForwarded(ClientRequest request, IpAddress peer) {
-		if (!request.headers(this.forwardedHeader.headerName()).isEmpty()) {
+		if (request.header(this.forwardedHeader.headerName()) != null) {
 			this.warnedOfUntrustedProxy = true;
 			logger.warn("Requests from {} carry {}, but {} is not a trusted proxy: they are all limited as {}. If it is "
 					+ "your load balancer or ingress, add it to ratelimit.identity.trusted-proxies (for example "

@@ -19,7 +19,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
-import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 
@@ -98,7 +97,7 @@ final class ScriptSession implements RedisSession {
 	CompletableFuture<StoreDecision> decide(List<LimitCheck> checks, byte[][] keys, long nowMillis) {
 		if (this.cluster) {
 			return run(keys, this.script.arguments(List.of(checks), false, nowMillis))
-				.thenApply((reply) -> decision(reply, 0, checks).decision());
+				.thenApply((reply) -> TokenBucketScript.read(reply, 0, checks).decision());
 		}
 		Queued queued = new Queued(checks, keys, nowMillis, new CompletableFuture<>());
 		this.queue.add(queued);
@@ -171,25 +170,15 @@ final class ScriptSession implements RedisSession {
 			int from = 0;
 			for (Queued queued : batch) {
 				try {
-					Decided decided = decision(answer, from, queued.checks());
-					from = decided.end();
-					queued.answer().complete(decided.decision());
+					TokenBucketScript.Read read = TokenBucketScript.read(answer, from, queued.checks());
+					from = read.end();
+					queued.answer().complete(read.decision());
 				}
 				catch (RuntimeException ex) {
 					queued.answer().completeExceptionally(ex);
 				}
 			}
 		});
-	}
-
-	private static Decided decision(List<Object> reply, int from, List<LimitCheck> checks) {
-		CheckResult[] results = new CheckResult[checks.size()];
-		int[] indexes = new int[checks.size()];
-		for (int i = 0; i < indexes.length; i++) {
-			indexes[i] = i;
-		}
-		TokenBucketScript.Read read = TokenBucketScript.read(reply, from, checks, results, indexes);
-		return new Decided(new StoreDecision(read.admitted(), List.of(results)), read.end());
 	}
 
 	private static <T> void complete(CompletableFuture<T> future, T value, Throwable failure) {
@@ -223,9 +212,6 @@ final class ScriptSession implements RedisSession {
 
 	private record Queued(List<LimitCheck> checks, byte[][] keys, long nowMillis,
 			CompletableFuture<StoreDecision> answer) {
-	}
-
-	private record Decided(StoreDecision decision, int end) {
 	}
 
 }

@@ -16,6 +16,7 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreDecision;
 
 /**
  * The token-bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for a list
@@ -120,17 +121,16 @@ final class TokenBucketScript {
 	 * @param reply the reply: integers, as the script's header describes
 	 * @param from where the request's part of the reply starts
 	 * @param checks the request's checks
-	 * @param results where to put each check's result, at {@code indexes[i]} for check {@code i}
-	 * @param indexes the position of each check among all the checks of the request
-	 * @return whether the request was admitted, and where the next request's part starts
+	 * @return the request's decision, and where the next request's part starts
 	 */
-	static Read read(List<Object> reply, int from, List<LimitCheck> checks, CheckResult[] results, int[] indexes) {
+	static Read read(List<Object> reply, int from, List<LimitCheck> checks) {
 		int r = from;
 		if (reply.size() <= r) {
 			throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
 		}
 		boolean admitted = number(reply.get(r++)) == 1;
-		for (int i = 0; i < checks.size(); i++) {
+		CheckResult[] results = new CheckResult[checks.size()];
+		for (int i = 0; i < results.length; i++) {
 			int bandwidths = checks.get(i).policy().limit().bandwidths().size();
 			if (reply.size() < r + 1 + 4 * bandwidths) {
 				throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
@@ -142,18 +142,18 @@ final class TokenBucketScript {
 						number(reply.get(r + 3)));
 				r += 4;
 			}
-			results[indexes[i]] = new CheckResult(had, List.of(found));
+			results[i] = new CheckResult(had, List.of(found));
 		}
-		return new Read(admitted, r);
+		return new Read(new StoreDecision(admitted, List.of(results)), r);
 	}
 
 	/**
 	 * One request's part of a reply.
 	 *
-	 * @param admitted whether every enforced check had its tokens
+	 * @param decision the request's decision
 	 * @param end where the next request's part starts
 	 */
-	record Read(boolean admitted, int end) {
+	record Read(StoreDecision decision, int end) {
 	}
 
 	private byte[][] shape(Policy policy) {
