@@ -25,9 +25,45 @@ import io.github.ratelimit.policy.Policy;
  * 1); otherwise 0
  * @param blockedBy on {@link Outcome#BLOCKED}, the policy whose limit is {@code 0}; otherwise {@code null}
  * @param decidedAt when it was decided
+ * @param warnings the states a {@code RateLimit-Warning} names: past their policy's {@code warn-at}, or
+ * short under a policy in {@link io.github.ratelimit.policy.Mode#WARN warn} mode
+ * @param observed the states that would have refused the request under a policy in
+ * {@link io.github.ratelimit.policy.Mode#OBSERVE observe} mode; never shown in the response
+ * @param waitMillis how long the admitted request waits for its tokens before it proceeds (0: at once)
+ * @param completion what the request gives back when its wait and its response are over
  */
 public record Decision(Outcome outcome, Identity identity, Classification classification, List<PolicyState> states,
-		@Nullable PolicyState binding, long retryAfterSeconds, @Nullable Policy blockedBy, Instant decidedAt) {
+		@Nullable PolicyState binding, long retryAfterSeconds, @Nullable Policy blockedBy, Instant decidedAt,
+		List<Warning> warnings, List<PolicyState> observed, long waitMillis, Completion completion) {
+
+	public Decision(Outcome outcome, Identity identity, Classification classification, List<PolicyState> states,
+			@Nullable PolicyState binding, long retryAfterSeconds, @Nullable Policy blockedBy, Instant decidedAt) {
+		this(outcome, identity, classification, states, binding, retryAfterSeconds, blockedBy, decidedAt, List.of(),
+				List.of(), 0, Completion.NONE);
+	}
+
+	/**
+	 * A state a warning names.
+	 *
+	 * @param state the state
+	 * @param overLimit {@code true} when the request exceeded the limit (warn mode), {@code false} when it
+	 * is only past the soft limit
+	 */
+	public record Warning(PolicyState state, boolean overLimit) {
+	}
+
+	/** Whether a policy in observe or warn mode would have refused the request. */
+	public boolean wouldHaveBeenRefused() {
+		if (!this.observed.isEmpty()) {
+			return true;
+		}
+		for (Warning warning : this.warnings) {
+			if (warning.overLimit()) {
+				return true;
+			}
+		}
+		return false;
+	}
 
 	/** The names of the violated bandwidths, binding first. */
 	public List<String> violatedPolicies() {

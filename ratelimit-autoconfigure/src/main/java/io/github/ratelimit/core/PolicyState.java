@@ -34,7 +34,7 @@ public record PolicyState(Policy policy, int bandwidthIndex, String id, long rem
 	 * may exceed it), but the sustained rate is this per window.
 	 */
 	public long limit() {
-		return bandwidth().refillTokens();
+		return bandwidth().quota();
 	}
 
 	/** The window ({@code w}) in seconds. */

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -20,10 +21,12 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
@@ -36,6 +39,9 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 public final class RateLimiter {
 
 	private static final Logger logger = LoggerFactory.getLogger(RateLimiter.class);
+
+	/** How many requests of one instance may wait for tokens at once by default. */
+	public static final int DEFAULT_MAX_WAITING = 100;
 
 	private final CallerIdentifier identifier;
 
@@ -53,6 +59,10 @@ public final class RateLimiter {
 
 	private final AtomicLong inconsistencies = new AtomicLong();
 
+	private final int maxWaiting;
+
+	private final AtomicInteger waiting = new AtomicInteger();
+
 	/**
 	 * Creates a limiter.
 	 * @param identifier identifies callers
@@ -64,6 +74,23 @@ public final class RateLimiter {
 	 */
 	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
 			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock) {
+		this(identifier, policies, store, failureMode, fallbackStore, clock, DEFAULT_MAX_WAITING);
+	}
+
+	/**
+	 * Creates a limiter.
+	 * @param identifier identifies callers
+	 * @param policies the configured limits
+	 * @param store the store that decides
+	 * @param failureMode what to do when the store cannot decide
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
+	 * ({@code max-wait}); beyond it a request that would wait is refused at once
+	 */
+	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
+			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
+		this.maxWaiting = maxWaiting;
 		if (failureMode == FailureMode.LOCAL && fallbackStore == null) {
 			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
 		}
@@ -75,7 +102,10 @@ public final class RateLimiter {
 		this.clock = clock;
 	}
 
-	/** Decides a request, blocking for at most the store's timeout. */
+	/**
+	 * Decides a request, blocking for at most the store's timeout. An admitted request's
+	 * {@link Decision#completion()} must be completed by the caller.
+	 */
 	public Decision decide(ClientRequest request, Classification classification) {
 		Plan plan = plan(request, classification);
 		if (plan.decision != null) {
@@ -111,39 +141,72 @@ public final class RateLimiter {
 	private Plan plan(ClientRequest request, Classification classification) {
 		Identity identity = this.identifier.identify(request);
 		if (classification.excluded()) {
-			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification));
+			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification),
+					false);
 		}
 		List<Policy> applicable = this.policies.policies(identity.tier(), classification.group());
-		List<LimitCheck> checks = new ArrayList<>(applicable.size());
+		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
+		long maxWait = this.policies.options().group(classification.group()).maxWait().toMillis();
 		for (Policy policy : applicable) {
 			String id = identity.idFor(policy.dimension());
-			if (id == null) {
-				continue;
+			if (id != null) {
+				Decision blocked = addCheck(checks, policy, id, identity, classification, maxWait);
+				if (blocked != null) {
+					return new Plan(identity, classification, List.of(), blocked, false);
+				}
 			}
-			// a limit of 0, or one whose bucket can never hold the cost: waiting would never help
-			if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
-				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
-						classification, List.of(), null, 0, policy, this.clock.instant()));
-			}
-			checks.add(LimitCheck.enforced(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
 		}
 		InlineLimit inline = classification.inline();
+		boolean perUser = identity.user() != null;
 		if (inline != null) {
-			Policy policy = this.policies.inline(inline, identity.user() != null);
-			if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
-				return new Plan(identity, classification, List.of(), new Decision(Outcome.BLOCKED, identity,
-						classification, List.of(), null, 0, policy, this.clock.instant()));
+			Policy policy = this.policies.inline(inline, perUser);
+			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
+					maxWait);
+			if (blocked != null) {
+				return new Plan(identity, classification, List.of(), blocked, false);
 			}
-			String id = identity.idFor(policy.dimension());
-			checks.add(LimitCheck.enforced(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost()));
+		}
+		Policy concurrency = this.policies.groupConcurrency(classification.group(), perUser);
+		if (concurrency != null) {
+			addCheck(checks, concurrency, identity.idFor(concurrency.dimension()), identity, classification, 0);
 		}
 		if (checks.isEmpty()) {
-			return new Plan(identity, classification, checks, decision(Outcome.UNLIMITED, identity, classification));
+			return new Plan(identity, classification, checks, decision(Outcome.UNLIMITED, identity, classification),
+					false);
 		}
-		return new Plan(identity, classification, checks, null);
+		boolean waitingSlot = false;
+		if (maxWait > 0) {
+			// a request that may wait holds a waiting slot until it knows it need not, or its wait is over
+			waitingSlot = this.waiting.incrementAndGet() <= this.maxWaiting;
+			if (!waitingSlot) {
+				this.waiting.decrementAndGet();
+				checks.replaceAll((check) -> (check.maxWaitMillis() > 0)
+						? new LimitCheck(check.policy(), check.key(), check.cost(), check.enforced()) : check);
+			}
+		}
+		return new Plan(identity, classification, checks, null, waitingSlot);
+	}
+
+	// adds the check of one policy; answers the decision when the policy blocks the request outright
+	private @Nullable Decision addCheck(List<LimitCheck> checks, Policy policy, @Nullable String id, Identity identity,
+			Classification classification, long maxWait) {
+		if (id == null) {
+			return null;
+		}
+		// a limit of 0, or one whose bucket can never hold the cost: waiting would never help
+		if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
+			// a policy that does not enforce never blocks; it has nothing to measure either
+			return policy.enforced() ? new Decision(Outcome.BLOCKED, identity, classification, List.of(), null, 0,
+					policy, this.clock.instant()) : null;
+		}
+		boolean enforced = policy.enforced();
+		checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost(), enforced,
+				enforced ? maxWait : 0));
+		return null;
 	}
 
 	private Decision onStoreFailure(Plan plan, Throwable failure) {
+		endWait(plan);
 		logger.debug("Rate-limit store failed; failure mode {}", this.failureMode, failure);
 		return switch (this.failureMode) {
 			case OPEN -> decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
@@ -162,6 +225,8 @@ public final class RateLimiter {
 	private Decision evaluate(Plan plan, StoreDecision storeDecision) {
 		List<LimitCheck> checks = plan.checks;
 		List<PolicyState> states = new ArrayList<>();
+		List<Decision.Warning> warnings = null;
+		List<PolicyState> observed = null;
 		PolicyState binding = null;
 		long longestWait = -1;
 		boolean admitted = storeDecision.admitted();
@@ -169,18 +234,34 @@ public final class RateLimiter {
 			LimitCheck check = checks.get(i);
 			List<BandwidthResult> results = storeDecision.results().get(i).bandwidths();
 			Policy policy = check.policy();
+			Mode mode = policy.mode();
 			String id = plan.identity.idFor(policy.dimension());
 			for (int b = 0; b < results.size(); b++) {
 				BandwidthResult result = results.get(b);
 				boolean violated = !admitted && check.enforced() && result.wasShort();
+				// a token bucket a waiting request reserved from is short now but not violated
+				boolean wouldRefuse = !check.enforced() && result.wasShort();
 				// t: when this bucket holds the request's cost again; on a refusal, when the request could pass
-				long resetMillis = violated ? result.millisUntilCost() : result.millisUntilCostAgain();
+				long resetMillis = (violated || wouldRefuse) ? result.millisUntilCost() : result.millisUntilCostAgain();
 				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
 				PolicyState state = new PolicyState(policy, b, id, result.remaining(), resetSeconds, violated);
+				if (mode == Mode.OBSERVE) {
+					// observed policies never show: they only record what they would have refused
+					if (wouldRefuse) {
+						observed = add(observed, state);
+					}
+					continue;
+				}
 				states.add(state);
+				if (wouldRefuse) {
+					warnings = add(warnings, new Decision.Warning(state, true));
+				}
+				else if (policy.pastWarnAt(b, result.remaining())) {
+					warnings = add(warnings, new Decision.Warning(state, false));
+				}
 				if (admitted) {
-					// report the enforced bandwidth closest to exhaustion; earlier (org first) wins ties
-					if (check.enforced() && (binding == null || result.remaining() < binding.remaining())) {
+					// report the bandwidth closest to exhaustion; earlier (org first) wins ties
+					if (binding == null || result.remaining() < binding.remaining()) {
 						binding = state;
 					}
 				}
@@ -200,9 +281,42 @@ public final class RateLimiter {
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();
+		long waitMillis = admitted ? storeDecision.waitMillis() : 0;
+		Completion completion = Completion.NONE;
+		if (waitMillis > 0 && plan.waitingSlot) {
+			completion = new Completion(storeDecision.permits(), this::endWait);
+		}
+		else {
+			endWait(plan);
+			if (storeDecision.permits() != Permits.NONE) {
+				completion = new Completion(storeDecision.permits(), null);
+			}
+		}
 		// states is this method's own list: wrap it rather than copy it
 		return new Decision(outcome, plan.identity, plan.classification, Collections.unmodifiableList(states),
-				binding, retryAfter, null, this.clock.instant());
+				binding, retryAfter, null, this.clock.instant(), (warnings != null) ? warnings : List.of(),
+				(observed != null) ? observed : List.of(), waitMillis, completion);
+	}
+
+	private void endWait(Plan plan) {
+		if (plan.waitingSlot) {
+			endWait();
+		}
+	}
+
+	private void endWait() {
+		this.waiting.decrementAndGet();
+	}
+
+	/** How many requests wait for their tokens now. */
+	public int waiting() {
+		return this.waiting.get();
+	}
+
+	private static <T> List<T> add(@Nullable List<T> list, T element) {
+		List<T> result = (list != null) ? list : new ArrayList<>(2);
+		result.add(element);
+		return result;
 	}
 
 	// at most one line a second: a broken store answers every request the same way
@@ -237,7 +351,7 @@ public final class RateLimiter {
 	}
 
 	private record Plan(Identity identity, Classification classification, List<LimitCheck> checks,
-			@Nullable Decision decision) {
+			@Nullable Decision decision, boolean waitingSlot) {
 	}
 
 }

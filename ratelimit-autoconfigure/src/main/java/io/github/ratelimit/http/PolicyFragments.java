@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Policy;
 
 /**
@@ -44,14 +45,17 @@ final class PolicyFragments {
 			String quotedName = StructuredFieldStrings.quote(policy.bandwidthName(i));
 			// the quota is what a window refills; a burst above it is said in a vendor parameter, so that no
 			// client takes a one-off burst for the sustained rate
-			String limit = Long.toString(bandwidth.refillTokens());
+			String limit = Long.toString(bandwidth.quota());
 			String window = Long.toString(bandwidth.windowSeconds());
 			if (i > 0) {
 				ietfPolicy.append(", ");
 			}
 			ietfPolicy.append(quotedName).append(";q=").append(limit).append(";w=").append(window);
-			if (bandwidth.capacity() > bandwidth.refillTokens()) {
+			if (bandwidth.capacity() > bandwidth.quota()) {
 				ietfPolicy.append(";rl-burst=").append(bandwidth.capacity());
+			}
+			if (bandwidth instanceof ConcurrencyLimit) {
+				ietfPolicy.append(";qu=\"concurrent-requests\"");
 			}
 			this.ietfRemainingPrefixes[i] = quotedName.concat(";r=");
 			this.limits[i] = limit;
@@ -130,7 +134,7 @@ final class PolicyFragments {
 
 	/** The older drafts' policy of a bandwidth, {@code <quota>;w=<window seconds>}. */
 	static String legacyPolicy(Bandwidth bandwidth) {
-		return Long.toString(bandwidth.refillTokens()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
+		return Long.toString(bandwidth.quota()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
 	}
 
 }

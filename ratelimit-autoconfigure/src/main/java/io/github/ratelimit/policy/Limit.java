@@ -3,7 +3,8 @@ package io.github.ratelimit.policy;
 import java.util.List;
 
 /**
- * A limit as configured: the bandwidths that all apply (a request needs a token from each), or blocked.
+ * A limit as configured: the items that all apply (token buckets, calendar quotas, a concurrency cap; a
+ * request needs its cost from each), or blocked.
  *
  * @param spec the limit string as parsed, normalised ({@code 50/1m, 500/1h}; {@code 0} when blocked)
  * @param bandwidths the bandwidths; empty when blocked
@@ -22,9 +23,26 @@ public record Limit(String spec, List<Bandwidth> bandwidths) {
 		return this.bandwidths.isEmpty();
 	}
 
-	/** The smallest capacity: a request costing more can never be admitted. */
+	/**
+	 * The smallest capacity of a token bucket or quota: a request costing more can never be admitted (a
+	 * request takes one concurrency permit whatever its cost).
+	 */
 	public long maxCost() {
-		return this.bandwidths.stream().mapToLong(Bandwidth::capacity).min().orElse(0);
+		return this.bandwidths.stream()
+			.filter((bandwidth) -> !(bandwidth instanceof ConcurrencyLimit))
+			.mapToLong(Bandwidth::capacity)
+			.min()
+			.orElse(Long.MAX_VALUE);
+	}
+
+	/** Whether an item of this kind is part of the limit. */
+	public boolean has(Class<? extends Bandwidth> kind) {
+		for (Bandwidth bandwidth : this.bandwidths) {
+			if (kind.isInstance(bandwidth)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override

@@ -21,6 +21,12 @@ public final class Policy {
 	/** The tier name used for limits declared on handlers, which apply to every tier. */
 	public static final String INLINE = "inline";
 
+	/** The tier name used for a group's own concurrency cap, which applies to every tier. */
+	public static final String GROUP = "group";
+
+	/** The group name of a tier's quotas that count every request of the tier, whatever its group. */
+	public static final String ALL_GROUPS = "all";
+
 	private final String name;
 
 	private final String tier;
@@ -35,6 +41,10 @@ public final class Policy {
 
 	private final List<String> bandwidthNames;
 
+	private final Mode mode;
+
+	private final int warnAtPercent;
+
 	/**
 	 * Creates a policy.
 	 * @param tier the tier, or {@value #BACKSTOP}
@@ -44,6 +54,27 @@ public final class Policy {
 	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
 	 */
 	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix) {
+		this(tier, dimension, group, limit, storeKeyPrefix, Mode.ENFORCE, 0);
+	}
+
+	/**
+	 * Creates a policy.
+	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
+	 * @param dimension whose budget it counts against
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a tier-wide quota)
+	 * @param limit the limit
+	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
+	 * @param mode what the policy does to a request that exceeds it
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses carry a warning; 0 for
+	 * none
+	 */
+	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
+			int warnAtPercent) {
+		if (warnAtPercent < 0 || warnAtPercent > 99) {
+			throw new IllegalArgumentException("warn-at must be between 1% and 99%, or 0 for none");
+		}
+		this.mode = mode;
+		this.warnAtPercent = warnAtPercent;
 		this.tier = tier;
 		this.dimension = dimension;
 		this.group = group;
@@ -52,7 +83,8 @@ public final class Policy {
 		// <prefix><scope>:<group>:<limits fingerprint>:<id>. The fingerprint gives a changed limit fresh
 		// buckets instead of state shaped for the old one; the backstop and handler limits have scopes of
 		// their own so they never share a bucket with a tier's limit.
-		String scope = (isBackstop() || INLINE.equals(tier)) ? dimension.key() + "-" + tier : dimension.key();
+		boolean ownScope = isBackstop() || INLINE.equals(tier) || GROUP.equals(tier) || ALL_GROUPS.equals(group);
+		String scope = ownScope ? dimension.key() + "-" + (ALL_GROUPS.equals(group) ? ALL_GROUPS : tier) : dimension.key();
 		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(limit.spec()) + ":";
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
@@ -80,6 +112,34 @@ public final class Policy {
 		return this.limit;
 	}
 
+	/** What the policy does to a request that exceeds it. */
+	public Mode mode() {
+		return this.mode;
+	}
+
+	/** Whether a shortfall refuses the request ({@link Mode#ENFORCE}). */
+	public boolean enforced() {
+		return this.mode == Mode.ENFORCE;
+	}
+
+	/** From which share of the quota used on responses carry a warning (percent); 0 for none. */
+	public int warnAtPercent() {
+		return this.warnAtPercent;
+	}
+
+	/**
+	 * Whether {@code remaining} of bandwidth {@code index} is past the soft limit: at most
+	 * {@code (100 - warn-at)%} of its quota left.
+	 */
+	public boolean pastWarnAt(int index, long remaining) {
+		if (this.warnAtPercent == 0) {
+			return false;
+		}
+		long quota = this.limit.bandwidths().get(index).quota();
+		// remaining / quota <= (100 - p) / 100, in integers
+		return remaining * 100 <= quota * (100 - this.warnAtPercent);
+	}
+
 	/**
 	 * The policy of a limit declared on a handler, in one dimension; its "group" is the handler.
 	 * @param inline the handler's limit
@@ -88,7 +148,12 @@ public final class Policy {
 	 * @return the policy, named {@code inline-<dimension>-<handler>}
 	 */
 	public static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix) {
-		return new Policy(INLINE, dimension, inline.handler(), inline.limit(), storeKeyPrefix);
+		return inline(inline, dimension, storeKeyPrefix, PolicyOptions.DEFAULTS);
+	}
+
+	static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix, PolicyOptions options) {
+		return new Policy(INLINE, dimension, inline.handler(), inline.limit(), storeKeyPrefix,
+				options.mode(), options.warnAtPercent());
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */

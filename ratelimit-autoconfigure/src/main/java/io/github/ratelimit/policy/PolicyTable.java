@@ -40,9 +40,15 @@ public final class PolicyTable {
 
 	private final Map<InlineLimit, Policy[]> inline = new ConcurrentHashMap<>();
 
+	private final Map<String, Policy[]> groupConcurrency;
+
+	private final PolicyOptions options;
+
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
-			Set<String> groups, String storeKeyPrefix) {
+			Set<String> groups, String storeKeyPrefix, Map<String, Policy[]> groupConcurrency, PolicyOptions options) {
 		this.tiers = tiers;
+		this.groupConcurrency = groupConcurrency;
+		this.options = options;
 		this.backstop = backstop;
 		this.groups = groups;
 		this.storeKeyPrefix = storeKeyPrefix;
@@ -60,6 +66,22 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
 			Set<String> groups, String storeKeyPrefix) {
+		return build(tiers, backstop, groups, storeKeyPrefix, PolicyOptions.DEFAULTS);
+	}
+
+	/**
+	 * Builds and validates the table.
+	 * @param tiers tier, then dimension key, then group (or {@code default}, or {@value Policy#ALL_GROUPS}
+	 * for a quota on every request of the tier), then limit string
+	 * @param backstop group (or {@code default}) to limit string, as in {@code ratelimit.ip}
+	 * @param groups the names of the configured endpoint groups
+	 * @param storeKeyPrefix the namespace of store keys
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
+	 */
+	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
+			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -68,9 +90,10 @@ public final class PolicyTable {
 		Map<String, Map<Dimension, Map<String, Policy>>> tierPolicies = new LinkedHashMap<>();
 		tiers.forEach((tier, dimensions) -> {
 			checkName("ratelimit.tiers." + tier, tier);
-			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier)) {
+			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
-						"'" + tier + "' is a reserved name (of the per-IP backstop and of @RateLimited limits)",
+						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits and of "
+								+ "groups' concurrency caps)",
 						"premium");
 			}
 			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
@@ -81,22 +104,43 @@ public final class PolicyTable {
 					throw new InvalidRateLimitConfigurationException(property, dimensionKey,
 							"unknown dimension; use user, org, token or ip", "ratelimit.tiers." + tier + ".user.default=100/1m");
 				}
-				byDimension.put(dimension, policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix));
+				byDimension.put(dimension,
+						policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix, options));
 			});
 			tierPolicies.put(tier, byDimension);
 		});
 		Map<String, Policy> backstopPolicies = policies("ratelimit.ip", Policy.BACKSTOP, Dimension.IP, backstop,
-				knownGroups, storeKeyPrefix);
+				knownGroups, storeKeyPrefix, options);
+		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
+		options.groups().forEach((group, groupOptions) -> {
+			if (groupOptions.concurrency() > 0) {
+				Limit limit;
+				try {
+					limit = LimitParser.parse(groupOptions.concurrency() + " concurrent");
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".concurrency",
+							Long.toString(groupOptions.concurrency()), ex.getMessage(), "2");
+				}
+				Mode mode = options.modeOf(Policy.GROUP, group);
+				groupConcurrency.put(group,
+						new Policy[] { new Policy(Policy.GROUP, Dimension.USER, group, limit, storeKeyPrefix, mode, 0),
+								new Policy(Policy.GROUP, Dimension.IP, group, limit, storeKeyPrefix, mode, 0) });
+			}
+		});
 		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
-				storeKeyPrefix);
+				storeKeyPrefix, Map.copyOf(groupConcurrency), options);
 	}
 
 	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
-			Map<String, String> limits, Set<String> groups, String storeKeyPrefix) {
+			Map<String, String> limits, Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
 		limits.forEach((group, text) -> {
 			String groupProperty = property + "." + group;
-			if (!groups.contains(group)) {
+			if (Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier)) {
+				groupProperty = "ratelimit.tiers." + tier + ".quota." + dimension.key();
+			}
+			else if (!groups.contains(group)) {
 				throw new InvalidRateLimitConfigurationException(groupProperty, text,
 						"unknown endpoint group '" + group + "'; known groups are " + groups
 								+ " (declare it under ratelimit.groups)",
@@ -104,12 +148,13 @@ public final class PolicyTable {
 			}
 			Limit limit;
 			try {
-				limit = LimitParser.parse(text);
+				limit = LimitParser.parse(text, options.zone());
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
 			}
-			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix));
+			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix, options.modeOf(tier, group),
+					options.warnAtOf(tier, group)));
 		});
 		return policies;
 	}
@@ -139,9 +184,14 @@ public final class PolicyTable {
 		List<Policy> policies = new ArrayList<>();
 		Map<Dimension, Map<String, Policy>> dimensions = this.tiers.getOrDefault(tier, Map.of());
 		for (Dimension dimension : Dimension.values()) {
-			Policy policy = pick(dimensions.getOrDefault(dimension, Map.of()), group);
+			Map<String, Policy> byGroup = dimensions.getOrDefault(dimension, Map.of());
+			Policy policy = pick(byGroup, group);
 			if (policy != null) {
 				policies.add(policy);
+			}
+			Policy tierWide = byGroup.get(Policy.ALL_GROUPS);
+			if (tierWide != null) {
+				policies.add(tierWide);
 			}
 		}
 		Policy backstopPolicy = pick(this.backstop, group);
@@ -149,6 +199,20 @@ public final class PolicyTable {
 			policies.add(backstopPolicy);
 		}
 		return List.copyOf(policies);
+	}
+
+	/**
+	 * The group's own concurrency cap for a caller: per user when the caller is verified, else per client
+	 * address; {@code null} when the group sets none.
+	 */
+	public @Nullable Policy groupConcurrency(String group, boolean perUser) {
+		Policy[] policies = this.groupConcurrency.get(group);
+		return (policies != null) ? policies[perUser ? 0 : 1] : null;
+	}
+
+	/** The options the table was built with (modes, soft limits, waiting, quota zone). */
+	public PolicyOptions options() {
+		return this.options;
 	}
 
 	private static @Nullable Policy pick(Map<String, Policy> byGroup, String group) {
@@ -162,8 +226,8 @@ public final class PolicyTable {
 	 */
 	public Policy inline(InlineLimit limit, boolean perUser) {
 		Policy[] policies = this.inline.computeIfAbsent(limit,
-				(key) -> new Policy[] { Policy.inline(key, Dimension.USER, this.storeKeyPrefix),
-						Policy.inline(key, Dimension.IP, this.storeKeyPrefix) });
+				(key) -> new Policy[] { Policy.inline(key, Dimension.USER, this.storeKeyPrefix, this.options),
+						Policy.inline(key, Dimension.IP, this.storeKeyPrefix, this.options) });
 		return policies[perUser ? 0 : 1];
 	}
 
@@ -179,6 +243,10 @@ public final class PolicyTable {
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
 			policies.add(backstopPolicy);
+		}
+		Policy[] concurrency = this.groupConcurrency.get(group);
+		if (concurrency != null) {
+			policies.addAll(List.of(concurrency));
 		}
 		return policies;
 	}

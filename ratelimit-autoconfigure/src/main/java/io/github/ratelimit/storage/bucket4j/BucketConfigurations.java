@@ -9,6 +9,7 @@ import io.github.bucket4j.ConfigurationBuilder;
 
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.TokenBucket;
 
 /**
  * Bucket4j configurations of policies, built once per policy. Shared by the Bucket4j-based stores.
@@ -27,11 +28,23 @@ public final class BucketConfigurations {
 
 	private static BucketConfiguration build(Policy policy) {
 		ConfigurationBuilder builder = BucketConfiguration.builder();
-		for (Bandwidth bandwidth : policy.limit().bandwidths()) {
+		for (Bandwidth item : policy.limit().bandwidths()) {
+			TokenBucket bandwidth = tokenBucket(item);
 			builder.addLimit((limit) -> limit.capacity(bandwidth.capacity())
 				.refillGreedy(bandwidth.refillTokens(), bandwidth.period()));
 		}
 		return builder.build();
+	}
+
+	/**
+	 * The item as a token bucket: Bucket4j stores decide token buckets only, and their auto-configuration
+	 * refuses to start with quotas or concurrency caps configured.
+	 */
+	public static TokenBucket tokenBucket(Bandwidth bandwidth) {
+		if (bandwidth instanceof TokenBucket bucket) {
+			return bucket;
+		}
+		throw new IllegalArgumentException("Bucket4j buckets decide token buckets only, not " + bandwidth);
 	}
 
 	/** {@link #timeToFull(Policy)} in nanoseconds, computed once per policy. */
@@ -45,7 +58,8 @@ public final class BucketConfigurations {
 	 */
 	public static Duration timeToFull(Policy policy) {
 		long millis = 0;
-		for (Bandwidth bandwidth : policy.limit().bandwidths()) {
+		for (Bandwidth item : policy.limit().bandwidths()) {
+			TokenBucket bandwidth = tokenBucket(item);
 			millis = Math.max(millis, bandwidth.millisToRefill(bandwidth.capacity()));
 		}
 		return Duration.ofMillis(Math.max(1, millis));

@@ -5,6 +5,7 @@ import java.util.List;
 import io.github.bucket4j.BucketState;
 
 import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.TokenBucket;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
@@ -32,7 +33,7 @@ public final class BucketResults {
 		long cost = check.cost();
 		int lowest = 0;
 		for (int b = 0; b < results.length; b++) {
-			Bandwidth bandwidth = bandwidths.get(b);
+			TokenBucket bandwidth = BucketConfigurations.tokenBucket(bandwidths.get(b));
 			long available = Math.min(bandwidth.capacity(), Math.max(0, state.getCurrentSize(b)) + tokensGivenBack);
 			// before a successful take the bucket held available + cost
 			long before = consumed ? available + cost : available;

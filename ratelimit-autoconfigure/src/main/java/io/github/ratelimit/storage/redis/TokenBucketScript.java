@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.TokenBucket;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
@@ -166,7 +167,8 @@ final class TokenBucketScript {
 		byte[][] shape = new byte[1 + 3 * bandwidths.size()][];
 		shape[0] = number(bandwidths.size());
 		int a = 1;
-		for (Bandwidth bandwidth : bandwidths) {
+		for (Bandwidth item : bandwidths) {
+			TokenBucket bandwidth = (TokenBucket) item;
 			shape[a++] = number(bandwidth.capacity());
 			shape[a++] = number(bandwidth.refillTokens());
 			shape[a++] = number(bandwidth.period().toMillis());
