@@ -113,7 +113,7 @@ public final class RateLimitAutoConfiguration {
 					policyTable.groups(), store.getClass().getSimpleName(), storage.getFailureMode());
 		}
 		return new RateLimiter(callerIdentifier, policyTable, store, storage.getFailureMode(), fallback,
-				Clock.systemUTC());
+				Clock.systemUTC(), properties.getWaiting().getMaxRequests());
 	}
 
 	@Bean

@@ -1,7 +1,10 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.Set;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -11,16 +14,28 @@ import org.springframework.core.annotation.Order;
 /**
  * Explains a limit written at the wrong depth under {@code ratelimit.tiers} (for example
  * {@code ratelimit.tiers.gold.default=5/1m}, the dimension left out), which the binder can only report as
- * a missing converter. Other binding failures are left to Spring Boot's own analyzer.
+ * an unbound property or a missing converter. Other binding failures are left to Spring Boot's own
+ * analyzer.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
 	private static final String TIERS = "ratelimit.tiers.";
 
+	/** What a tier holds besides the four dimensions' maps. */
+	private static final Set<String> TIER_FIELDS = Set.of("user", "org", "token", "ip", "quota", "mode", "warn-at");
+
 	@Override
 	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
 		ConfigurationProperty property = cause.getProperty();
+		if (property == null && cause.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
+			// a key under a tier that is no dimension: the limit lost its dimension level
+			property = unbound.getUnboundProperties()
+				.stream()
+				.filter((candidate) -> misplacedLimit(candidate.getName().toString()))
+				.findFirst()
+				.orElse(null);
+		}
 		if (property == null || !property.getName().toString().startsWith(TIERS)) {
 			return null;
 		}
@@ -34,6 +49,14 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 		String action = "Name the dimension, for example: ratelimit.tiers." + tier + ".user." + group + "="
 				+ property.getValue();
 		return new FailureAnalysis(description, action, cause);
+	}
+
+	private static boolean misplacedLimit(String name) {
+		if (!name.startsWith(TIERS)) {
+			return false;
+		}
+		String[] parts = name.substring(TIERS.length()).split("\\.");
+		return parts.length == 2 && !TIER_FIELDS.contains(parts[1]);
 	}
 
 }

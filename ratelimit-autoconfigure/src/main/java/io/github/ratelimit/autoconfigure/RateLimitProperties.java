@@ -1,6 +1,8 @@
 package io.github.ratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.identity.ForwardedHeader;
 
 /**
@@ -30,10 +34,24 @@ public class RateLimitProperties {
 	private Map<String, Group> groups = new LinkedHashMap<>();
 
 	/**
-	 * Limits by tier, then dimension (user, org, token, ip), then endpoint group ("default" for any other
-	 * group). Values are limit strings such as "50/1m, 500/1h", "100/1m burst 150", or "0" to block.
+	 * What a limit does to a request that exceeds it: enforce (429), warn (admit, with a RateLimit-Warning
+	 * header and a log line) or observe (admit, response unchanged, would-be refusals logged). A tier's or
+	 * a group's own mode overrides it (the group's wins).
 	 */
-	private Map<String, Map<String, Map<String, String>>> tiers = new LinkedHashMap<>();
+	private Mode mode = Mode.ENFORCE;
+
+	/**
+	 * Soft limit: from this share of a limit used on (for example 80%), responses carry a
+	 * RateLimit-Warning header; the block still comes at 100%. Unset: no soft limit. A tier's or a group's
+	 * own warn-at overrides it.
+	 */
+	private @Nullable String warnAt;
+
+	/**
+	 * Limits by tier: per dimension (user, org, token, ip) limit strings by endpoint group ("default" for
+	 * any other group), tier-wide quotas, and the tier's mode and soft limit.
+	 */
+	private Map<String, Tier> tiers = new LinkedHashMap<>();
 
 	/**
 	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any other group).
@@ -54,6 +72,10 @@ public class RateLimitProperties {
 
 	private final Filter filter = new Filter();
 
+	private final Quotas quotas = new Quotas();
+
+	private final Waiting waiting = new Waiting();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -70,12 +92,36 @@ public class RateLimitProperties {
 		this.groups = groups;
 	}
 
-	public Map<String, Map<String, Map<String, String>>> getTiers() {
+	public Mode getMode() {
+		return this.mode;
+	}
+
+	public void setMode(Mode mode) {
+		this.mode = mode;
+	}
+
+	public @Nullable String getWarnAt() {
+		return this.warnAt;
+	}
+
+	public void setWarnAt(@Nullable String warnAt) {
+		this.warnAt = warnAt;
+	}
+
+	public Map<String, Tier> getTiers() {
 		return this.tiers;
 	}
 
-	public void setTiers(Map<String, Map<String, Map<String, String>>> tiers) {
+	public void setTiers(Map<String, Tier> tiers) {
 		this.tiers = tiers;
+	}
+
+	public Quotas getQuotas() {
+		return this.quotas;
+	}
+
+	public Waiting getWaiting() {
+		return this.waiting;
 	}
 
 	public Map<String, String> getIp() {
@@ -130,6 +176,59 @@ public class RateLimitProperties {
 		 */
 		private long cost = 1;
 
+		/**
+		 * Most requests of one caller (the verified user, else the client address) in flight at once in
+		 * this group, whatever the tier; 0 for no cap.
+		 */
+		private long concurrency;
+
+		/**
+		 * How long a request may wait for its tokens instead of being refused; 0 refuses at once.
+		 */
+		private Duration maxWait = Duration.ZERO;
+
+		/**
+		 * Mode of the group's limits (enforce, warn, observe); unset: the tier's, else ratelimit.mode.
+		 */
+		private @Nullable Mode mode;
+
+		/**
+		 * Soft limit of the group's limits (for example 80%); unset: the tier's, else ratelimit.warn-at.
+		 */
+		private @Nullable String warnAt;
+
+		public long getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(long concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+		public @Nullable Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(@Nullable Mode mode) {
+			this.mode = mode;
+		}
+
+		public @Nullable String getWarnAt() {
+			return this.warnAt;
+		}
+
+		public void setWarnAt(@Nullable String warnAt) {
+			this.warnAt = warnAt;
+		}
+
 		public List<String> getPaths() {
 			return this.paths;
 		}
@@ -152,6 +251,149 @@ public class RateLimitProperties {
 
 		public void setCost(long cost) {
 			this.cost = cost;
+		}
+
+	}
+
+	/**
+	 * The limits of one tier.
+	 */
+	public static class Tier {
+
+		/**
+		 * Limits per verified user, by endpoint group ("default" for any other group). Values are limit
+		 * strings such as "50/1m, 500/1h", "100/1m burst 150", "10000/month", "2 concurrent", or "0" to
+		 * block.
+		 */
+		private Map<String, String> user = new LinkedHashMap<>();
+
+		/**
+		 * Limits per organisation, shared by its users, by endpoint group.
+		 */
+		private Map<String, String> org = new LinkedHashMap<>();
+
+		/**
+		 * Limits per API key or token, by endpoint group.
+		 */
+		private Map<String, String> token = new LinkedHashMap<>();
+
+		/**
+		 * Limits per client address (IPv6 by prefix), by endpoint group.
+		 */
+		private Map<String, String> ip = new LinkedHashMap<>();
+
+		/**
+		 * Quotas counted over every request of the tier, whatever its group, by dimension (user, org,
+		 * token, ip): "1000000/month".
+		 */
+		private Map<String, String> quota = new LinkedHashMap<>();
+
+		/**
+		 * Mode of the tier's limits; unset: ratelimit.mode.
+		 */
+		private @Nullable Mode mode;
+
+		/**
+		 * Soft limit of the tier's limits (for example 80%); unset: ratelimit.warn-at.
+		 */
+		private @Nullable String warnAt;
+
+		public Map<String, String> getUser() {
+			return this.user;
+		}
+
+		public void setUser(Map<String, String> user) {
+			this.user = user;
+		}
+
+		public Map<String, String> getOrg() {
+			return this.org;
+		}
+
+		public void setOrg(Map<String, String> org) {
+			this.org = org;
+		}
+
+		public Map<String, String> getToken() {
+			return this.token;
+		}
+
+		public void setToken(Map<String, String> token) {
+			this.token = token;
+		}
+
+		public Map<String, String> getIp() {
+			return this.ip;
+		}
+
+		public void setIp(Map<String, String> ip) {
+			this.ip = ip;
+		}
+
+		public Map<String, String> getQuota() {
+			return this.quota;
+		}
+
+		public void setQuota(Map<String, String> quota) {
+			this.quota = quota;
+		}
+
+		public @Nullable Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(@Nullable Mode mode) {
+			this.mode = mode;
+		}
+
+		public @Nullable String getWarnAt() {
+			return this.warnAt;
+		}
+
+		public void setWarnAt(@Nullable String warnAt) {
+			this.warnAt = warnAt;
+		}
+
+	}
+
+	/**
+	 * Calendar quotas (N/day, N/week, N/month).
+	 */
+	public static class Quotas {
+
+		/**
+		 * Time zone of quota boundaries: days start at midnight there, weeks on Monday, months on the
+		 * 1st.
+		 */
+		private ZoneId zone = ZoneOffset.UTC;
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+	}
+
+	/**
+	 * Requests that wait for tokens (a group's max-wait).
+	 */
+	public static class Waiting {
+
+		/**
+		 * Most requests of this instance waiting at once; beyond it a request that would wait is refused at
+		 * once.
+		 */
+		private int maxRequests = RateLimiter.DEFAULT_MAX_WAITING;
+
+		public int getMaxRequests() {
+			return this.maxRequests;
+		}
+
+		public void setMaxRequests(int maxRequests) {
+			this.maxRequests = maxRequests;
 		}
 
 	}
@@ -286,6 +528,20 @@ public class RateLimitProperties {
 		 * How long the open circuit breaker skips Redis before probing it again.
 		 */
 		private Duration openDuration = Duration.ofSeconds(1);
+
+		/**
+		 * How long a concurrency permit's lease lives without renewal: the permits of a crashed instance
+		 * are free again after it. Renewed every third of it while the request runs.
+		 */
+		private Duration leaseTime = Duration.ofSeconds(30);
+
+		public Duration getLeaseTime() {
+			return this.leaseTime;
+		}
+
+		public void setLeaseTime(Duration leaseTime) {
+			this.leaseTime = leaseTime;
+		}
 
 		public RedisStrategy getStrategy() {
 			return this.strategy;

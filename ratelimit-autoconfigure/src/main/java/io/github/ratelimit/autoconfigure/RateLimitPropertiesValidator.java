@@ -1,5 +1,6 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -17,7 +19,11 @@ import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
@@ -29,6 +35,9 @@ import io.github.ratelimit.web.EndpointRules;
  */
 final class RateLimitPropertiesValidator {
 
+	/** The longest max-wait: a waiting request holds a thread (servlet) or a connection. */
+	static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
 	private RateLimitPropertiesValidator() {
 	}
 
@@ -38,10 +47,123 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
 					"use at most 64 printable ASCII characters without spaces", "rl:");
 		}
-		PolicyTable table = PolicyTable.build(properties.getTiers(), properties.getIp(),
-				properties.getGroups().keySet(), prefix);
+		PolicyTable table = PolicyTable.build(tierLimits(properties.getTiers()), properties.getIp(),
+				properties.getGroups().keySet(), prefix, policyOptions(properties));
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
+	}
+
+	/** Tier, dimension, group, limit string: the shape {@link PolicyTable} reads; quotas as group "all". */
+	private static Map<String, Map<String, Map<String, String>>> tierLimits(Map<String, RateLimitProperties.Tier> tiers) {
+		Map<String, Map<String, Map<String, String>>> limits = new LinkedHashMap<>();
+		tiers.forEach((name, tier) -> {
+			Map<String, Map<String, String>> dimensions = new LinkedHashMap<>();
+			putIfAny(dimensions, "org", tier.getOrg());
+			putIfAny(dimensions, "user", tier.getUser());
+			putIfAny(dimensions, "token", tier.getToken());
+			putIfAny(dimensions, "ip", tier.getIp());
+			tier.getQuota().forEach((dimension, limit) -> {
+				if (Dimension.fromKey(dimension) == null) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + ".quota." + dimension,
+							limit, "unknown dimension; use user, org, token or ip",
+							"ratelimit.tiers." + name + ".quota.org=1000000/month");
+				}
+				if (dimensions.getOrDefault(dimension, Map.of()).containsKey(Policy.ALL_GROUPS)) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + "." + dimension + "."
+							+ Policy.ALL_GROUPS, limit, "'all' is reserved for tier-wide quotas; set them under quota",
+							"ratelimit.tiers." + name + ".quota." + dimension + "=1000000/month");
+				}
+				dimensions.computeIfAbsent(dimension, (key) -> new LinkedHashMap<>()).put(Policy.ALL_GROUPS, limit);
+			});
+			limits.put(name, dimensions);
+		});
+		return limits;
+	}
+
+	private static void putIfAny(Map<String, Map<String, String>> dimensions, String dimension,
+			Map<String, String> limits) {
+		if (!limits.isEmpty()) {
+			dimensions.put(dimension, new LinkedHashMap<>(limits));
+		}
+	}
+
+	static PolicyOptions policyOptions(RateLimitProperties properties) {
+		Map<String, PolicyOptions.Tuning> tiers = new LinkedHashMap<>();
+		properties.getTiers()
+			.forEach((name, tier) -> tiers.put(name, new PolicyOptions.Tuning(tier.getMode(),
+					percent("ratelimit.tiers." + name + ".warn-at", tier.getWarnAt()))));
+		Map<String, PolicyOptions.GroupOptions> groups = new LinkedHashMap<>();
+		properties.getGroups().forEach((name, group) -> {
+			String property = "ratelimit.groups." + name;
+			if (group.getConcurrency() < 0 || group.getConcurrency() > ConcurrencyLimit.MAX_PERMITS) {
+				throw new InvalidRateLimitConfigurationException(property + ".concurrency", group.getConcurrency(),
+						"must be between 1 and " + ConcurrencyLimit.MAX_PERMITS + ", or 0 for no cap", "2");
+			}
+			Duration maxWait = group.getMaxWait();
+			if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
+				throw new InvalidRateLimitConfigurationException(property + ".max-wait", maxWait,
+						"must be between 0 and " + MAX_WAIT.toSeconds() + "s: a request waits holding a thread or a "
+								+ "connection",
+						"200ms");
+			}
+			groups.put(name,
+					new PolicyOptions.GroupOptions(
+							new PolicyOptions.Tuning(group.getMode(), percent(property + ".warn-at", group.getWarnAt())),
+							group.getConcurrency(), maxWait));
+		});
+		Integer warnAt = percent("ratelimit.warn-at", properties.getWarnAt());
+		if (properties.getWaiting().getMaxRequests() < 0) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.waiting.max-requests",
+					properties.getWaiting().getMaxRequests(), "must not be negative", "100");
+		}
+		return new PolicyOptions(properties.getQuotas().getZone(), properties.getMode(),
+				(warnAt != null) ? warnAt : 0, tiers, groups);
+	}
+
+	/**
+	 * What in the configuration only the script strategy can decide (a calendar quota, a concurrency cap, a
+	 * max-wait), described with its property; {@code null} when token buckets are all there is.
+	 */
+	static @Nullable String needsScript(RateLimitProperties properties) {
+		for (Map.Entry<String, RateLimitProperties.Group> group : properties.getGroups().entrySet()) {
+			if (group.getValue().getConcurrency() > 0) {
+				return "ratelimit.groups." + group.getKey() + ".concurrency";
+			}
+			if (group.getValue().getMaxWait().toMillis() > 0) {
+				return "ratelimit.groups." + group.getKey() + ".max-wait";
+			}
+		}
+		PolicyTable table = policyTable(properties);
+		for (String group : table.groups()) {
+			for (Policy policy : table.policiesOfGroup(group)) {
+				if (policy.limit().has(CalendarQuota.class) || policy.limit().has(ConcurrencyLimit.class)) {
+					return "policy " + policy.name() + " (" + policy.limit().spec() + ")";
+				}
+			}
+		}
+		return null;
+	}
+
+	/** Parses a soft limit ({@code 80%}, or {@code 80}); {@code null} when unset. */
+	static @Nullable Integer percent(String property, @Nullable String value) {
+		if (value == null || value.isBlank()) {
+			return null;
+		}
+		String digits = value.strip();
+		if (digits.endsWith("%")) {
+			digits = digits.substring(0, digits.length() - 1).strip();
+		}
+		try {
+			int percent = Integer.parseInt(digits);
+			if (percent >= 1 && percent <= 99) {
+				return percent;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// reported below
+		}
+		throw new InvalidRateLimitConfigurationException(property, value,
+				"a soft limit is a share of the limit between 1% and 99%", "80%");
 	}
 
 	/** A group whose cost exceeds a bucket's capacity could never be called: a configuration mistake. */

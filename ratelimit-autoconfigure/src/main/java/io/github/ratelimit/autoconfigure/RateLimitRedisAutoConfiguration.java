@@ -71,17 +71,33 @@ public final class RateLimitRedisAutoConfiguration {
 		RedisConnector connector = RedisConnector.of(connectionFactory::getRequiredNativeClient);
 		CircuitBreaker breaker = new CircuitBreaker(redis.getFailureThreshold(), openDuration);
 		RedisRateLimitStore<?> store = switch (redis.getStrategy()) {
-			case SCRIPT -> new RedisScriptRateLimitStore(connector, timeout, breaker);
+			case SCRIPT -> { leaseTime(redis); yield new RedisScriptRateLimitStore(connector, timeout, breaker); } // TODO lease
 			case BUCKET4J -> {
 				if (!ClassUtils.isPresent(BUCKET4J_LETTUCE, resourceLoader.getClassLoader())) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",
 							"needs com.bucket4j:bucket4j_jdk17-lettuce on the classpath", "script");
+				}
+				String needsScript = RateLimitPropertiesValidator.needsScript(properties);
+				if (needsScript != null) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",
+							"the bucket4j strategy decides token buckets only, but " + needsScript
+									+ " needs the script strategy",
+							"script");
 				}
 				yield new Bucket4jRedisRateLimitStore(connector, timeout, breaker);
 			}
 		};
 		store.start();
 		return store;
+	}
+
+	private static Duration leaseTime(RateLimitProperties.Redis redis) {
+		Duration leaseTime = redis.getLeaseTime();
+		if (leaseTime == null || leaseTime.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.lease-time", leaseTime,
+					"must be at least 1s (leases are renewed every third of it)", "30s");
+		}
+		return leaseTime;
 	}
 
 	/**

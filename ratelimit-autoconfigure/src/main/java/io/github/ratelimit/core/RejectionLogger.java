@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one structured line per refused request, at INFO, so an operator can see who is limited and
- * why. Ids are verified names or client addresses; credentials never reach it (tokens are hashes).
+ * why; and, to {@code io.github.ratelimit.warnings}, one per admitted request that a limit in observe or
+ * warn mode would have refused, or that is past a soft limit ({@code warn-at}). Ids are verified names or
+ * client addresses; credentials never reach it (tokens are hashes).
  * <p>
  * A flood of refused requests must not become a flood of log lines: at most {@code linesPerSecond}
  * lines are written each second, and the next line written says how many were left out.
@@ -18,6 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class RejectionLogger implements DecisionListener {
 
 	private static final Logger logger = LoggerFactory.getLogger("io.github.ratelimit.rejections");
+
+	private static final Logger warnings = LoggerFactory.getLogger("io.github.ratelimit.warnings");
 
 	private static final long SECOND = 1_000_000_000L;
 
@@ -43,7 +47,13 @@ public final class RejectionLogger implements DecisionListener {
 
 	@Override
 	public void onDecision(Decision decision, long elapsedNanos) {
-		if (decision.outcome().admits() || !logger.isInfoEnabled()) {
+		if (decision.outcome().admits()) {
+			if (!decision.warnings().isEmpty() || !decision.observed().isEmpty()) {
+				onWarning(decision);
+			}
+			return;
+		}
+		if (!logger.isInfoEnabled()) {
 			return;
 		}
 		if (!mayWrite()) {
@@ -64,6 +74,31 @@ public final class RejectionLogger implements DecisionListener {
 					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
 					identity.ip(), identity.user(), identity.tier(), decision.classification().group(), left);
 		}
+	}
+
+	private void onWarning(Decision decision) {
+		if (!warnings.isInfoEnabled()) {
+			return;
+		}
+		if (!mayWrite()) {
+			this.suppressed.incrementAndGet();
+			return;
+		}
+		long left = this.suppressed.getAndSet(0);
+		PolicyState state;
+		String what;
+		if (!decision.observed().isEmpty()) {
+			state = decision.observed().get(0);
+			what = "would_refuse mode=observe";
+		}
+		else {
+			Decision.Warning warning = decision.warnings().get(0);
+			state = warning.state();
+			what = warning.overLimit() ? "would_refuse mode=warn" : "near_limit warn_at=" + state.policy().warnAtPercent() + "%";
+		}
+		warnings.info("rate limit {} policy={} scope={} id={} tier={} group={} limit={} remaining={} suppressed={}", what,
+				state.name(), state.dimension().key(), state.id(), decision.identity().tier(),
+				decision.classification().group(), state.limit(), Math.max(0, state.remaining()), left);
 	}
 
 	private boolean mayWrite() {

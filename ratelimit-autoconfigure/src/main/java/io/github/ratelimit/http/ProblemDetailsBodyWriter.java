@@ -3,12 +3,17 @@ package io.github.ratelimit.http;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Policy;
 
 /**
@@ -71,7 +76,8 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		RateLimitStatus status = RateLimitStatus.TOO_MANY_REQUESTS;
 		long retryAfter = Math.max(1, decision.retryAfterSeconds());
 		PolicyState binding = decision.binding();
-		StringBuilder detail = new StringBuilder(96).append("Request rate exceeded");
+		Bandwidth kind = (binding != null) ? binding.bandwidth() : null;
+		StringBuilder detail = new StringBuilder(96).append(exceeded(kind));
 		if (binding != null) {
 			appendScope(detail.append(' '), binding);
 		}
@@ -81,7 +87,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.number("status", status.code())
 			.string("detail", detail.toString())
 			.strings("violated-policies", decision.violatedPolicies())
-			.string("code", "rate_limit_exceeded");
+			.string("code", code(kind));
 		if (binding != null) {
 			json.string("scope", binding.dimension().key());
 		}
@@ -95,6 +101,26 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			json.string("policy", PolicyFragments.legacyPolicy(binding.bandwidth()));
 		}
 		return json.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH)).toBytes();
+	}
+
+	/** What was exceeded, by the kind of the binding limit, as the detail starts. */
+	private static String exceeded(@Nullable Bandwidth kind) {
+		if (kind instanceof CalendarQuota quota) {
+			return switch (quota.period()) {
+				case DAY -> "Daily quota exceeded";
+				case WEEK -> "Weekly quota exceeded";
+				case MONTH -> "Monthly quota exceeded";
+			};
+		}
+		return (kind instanceof ConcurrencyLimit) ? "Too many concurrent requests" : "Request rate exceeded";
+	}
+
+	/** The {@code code} member: what kind of limit refused, so clients can tell a rate from a quota. */
+	private static String code(@Nullable Bandwidth kind) {
+		if (kind instanceof CalendarQuota) {
+			return "quota_exceeded";
+		}
+		return (kind instanceof ConcurrencyLimit) ? "concurrency_limit_exceeded" : "rate_limit_exceeded";
 	}
 
 	private byte[] blocked(Decision decision, String requestId) {

@@ -47,6 +47,13 @@ public final class RateLimitHeaders {
 
 	public static final String RETRY_AFTER = "Retry-After";
 
+	/**
+	 * Our warning field, a structured-field List naming each limit a response warns about:
+	 * {@code "premium-org-all";code="near-limit";r=1800;t=604800} past a soft limit ({@code warn-at}),
+	 * {@code code="over-limit"} when a limit in warn mode would have refused the request.
+	 */
+	public static final String RATE_LIMIT_WARNING = "RateLimit-Warning";
+
 	public static final String CACHE_CONTROL = "Cache-Control";
 
 	private static final String EXAMPLE = "[ietf, x-ratelimit]";
@@ -151,7 +158,10 @@ public final class RateLimitHeaders {
 	public void write(Decision decision, BiConsumer<String, String> header) {
 		PolicyState binding = decision.binding();
 		if (binding != null) {
-			writeLimits(decision.states(), binding, header);
+			writeLimits(decision.states(), binding, decision.warnings(), header);
+		}
+		if (!decision.warnings().isEmpty() && !this.styles.isEmpty() && !this.styles.contains(HeaderStyle.NONE)) {
+			header.accept(RATE_LIMIT_WARNING, warning(decision.warnings()));
 		}
 		Outcome outcome = decision.outcome();
 		if (outcome == Outcome.REJECTED) {
@@ -167,7 +177,24 @@ public final class RateLimitHeaders {
 		}
 	}
 
-	private void writeLimits(List<PolicyState> states, PolicyState binding, BiConsumer<String, String> header) {
+	private String warning(List<Decision.Warning> warnings) {
+		StringBuilder value = new StringBuilder(64 * warnings.size());
+		for (Decision.Warning warning : warnings) {
+			PolicyState state = warning.state();
+			if (!value.isEmpty()) {
+				value.append(", ");
+			}
+			value.append(StructuredFieldStrings.quote(state.name()))
+				.append(warning.overLimit() ? ";code=\"over-limit\";r=" : ";code=\"near-limit\";r=")
+				.append(Math.max(0, state.remaining()))
+				.append(";t=")
+				.append(Math.max(0, state.resetSeconds()));
+		}
+		return value.toString();
+	}
+
+	private void writeLimits(List<PolicyState> states, PolicyState binding, List<Decision.Warning> warnings,
+			BiConsumer<String, String> header) {
 		if (!this.ietf && !this.xRateLimit && !this.split && !this.draft7) {
 			return;
 		}
@@ -178,8 +205,20 @@ public final class RateLimitHeaders {
 		if (this.ietf) {
 			header.accept(RATE_LIMIT_POLICY, ietfPolicy(states, fragments));
 			String prefix = fragments.ietfRemainingPrefix(index);
-			header.accept(RATE_LIMIT, new StringBuilder(prefix.length() + remaining.length() + reset.length() + 3)
-				.append(prefix).append(remaining).append(";t=").append(reset).toString());
+			StringBuilder rateLimit = new StringBuilder(prefix.length() + remaining.length() + reset.length() + 3)
+				.append(prefix).append(remaining).append(";t=").append(reset);
+			// a limit a warning names is reported too, so the client sees what it is close to
+			for (Decision.Warning warning : warnings) {
+				PolicyState state = warning.state();
+				if (state != binding) {
+					rateLimit.append(", ")
+						.append(fragments(state.policy()).ietfRemainingPrefix(state.bandwidthIndex()))
+						.append(Math.max(0, state.remaining()))
+						.append(";t=")
+						.append(Math.max(0, state.resetSeconds()));
+				}
+			}
+			header.accept(RATE_LIMIT, rateLimit.toString());
 		}
 		if (this.xRateLimit) {
 			header.accept(X_RATE_LIMIT_LIMIT, fragments.limit(index));
@@ -264,6 +303,9 @@ public final class RateLimitHeaders {
 			names.add(X_RATE_LIMIT_LIMIT);
 			names.add(X_RATE_LIMIT_REMAINING);
 			names.add(X_RATE_LIMIT_RESET);
+		}
+		if (ietf || xRateLimit || split || draft7) {
+			names.add(RATE_LIMIT_WARNING);
 		}
 		names.add(RETRY_AFTER);
 		return List.copyOf(names);

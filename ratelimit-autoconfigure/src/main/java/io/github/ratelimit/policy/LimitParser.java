@@ -113,7 +113,7 @@ public final class LimitParser {
 			case "h" -> Duration.ofHours(amount);
 			case "d" -> Duration.ofDays(amount);
 			default -> throw new IllegalArgumentException(
-					"'" + item + "': unknown duration unit '" + unit + "' (use ms, s, m, h or d)");
+					"'" + item + "': unknown duration unit '" + unit + "' (use ms, s, m, h or d, or N/day, N/week, N/month for a calendar quota)");
 		};
 		if (period.toMillis() < 1) {
 			throw new IllegalArgumentException("'" + item + "': the duration must be at least 1ms");

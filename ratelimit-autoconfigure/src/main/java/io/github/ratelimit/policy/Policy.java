@@ -112,6 +112,29 @@ public final class Policy {
 		return this.limit;
 	}
 
+	/**
+	 * This policy with another mode and soft limit: the same name, limit and buckets. A group's own mode
+	 * applies to the limits its requests inherit through {@code default}.
+	 */
+	Policy withTuning(Mode mode, int warnAtPercent) {
+		if (mode == this.mode && warnAtPercent == this.warnAtPercent) {
+			return this;
+		}
+		return new Policy(this, mode, warnAtPercent);
+	}
+
+	private Policy(Policy policy, Mode mode, int warnAtPercent) {
+		this.name = policy.name;
+		this.tier = policy.tier;
+		this.dimension = policy.dimension;
+		this.group = policy.group;
+		this.limit = policy.limit;
+		this.keyPrefix = policy.keyPrefix;
+		this.bandwidthNames = policy.bandwidthNames;
+		this.mode = mode;
+		this.warnAtPercent = warnAtPercent;
+	}
+
 	/** What the policy does to a request that exceeds it. */
 	public Mode mode() {
 		return this.mode;

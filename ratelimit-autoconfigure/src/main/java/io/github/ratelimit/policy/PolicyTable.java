@@ -187,7 +187,7 @@ public final class PolicyTable {
 			Map<String, Policy> byGroup = dimensions.getOrDefault(dimension, Map.of());
 			Policy policy = pick(byGroup, group);
 			if (policy != null) {
-				policies.add(policy);
+				policies.add(inherited(policy, tier, group));
 			}
 			Policy tierWide = byGroup.get(Policy.ALL_GROUPS);
 			if (tierWide != null) {
@@ -196,7 +196,7 @@ public final class PolicyTable {
 		}
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
-			policies.add(backstopPolicy);
+			policies.add(inherited(backstopPolicy, Policy.BACKSTOP, group));
 		}
 		return List.copyOf(policies);
 	}
@@ -213,6 +213,17 @@ public final class PolicyTable {
 	/** The options the table was built with (modes, soft limits, waiting, quota zone). */
 	public PolicyOptions options() {
 		return this.options;
+	}
+
+	/**
+	 * A policy a group's requests inherit through {@code default} takes the group's mode and soft limit: a
+	 * group in observe mode changes none of its responses, whichever buckets its requests count against.
+	 */
+	private Policy inherited(Policy policy, String tier, String group) {
+		if (policy.group().equals(group) || !this.options.groups().containsKey(group)) {
+			return policy;
+		}
+		return policy.withTuning(this.options.modeOf(tier, group), this.options.warnAtOf(tier, group));
 	}
 
 	private static @Nullable Policy pick(Map<String, Policy> byGroup, String group) {

@@ -45,6 +45,25 @@ record Reply(int status, Map<String, List<String>> headers, String body) {
 		return list.get().get(0);
 	}
 
+	/** Every member of {@code RateLimit}: the binding policy, then any a warning names. */
+	List<ListElement<?>> rateLimitMembers() {
+		return Parser.parseList(header("RateLimit").orElseThrow()).get();
+	}
+
+	/** {@code RateLimit-Warning}, parsed; empty when the response warns of nothing. */
+	List<ListElement<?>> warnings() {
+		return header("RateLimit-Warning").map((value) -> Parser.parseList(value).get()).orElse(List.of());
+	}
+
+	/** A string parameter of a structured-field member. */
+	static String stringParam(ListElement<?> element, String name) {
+		Object item = element.getParams().get(name);
+		if (!(item instanceof org.greenbytes.http.sfv.StringItem string)) {
+			throw new AssertionError("No string parameter '" + name + "' in " + element.serialize());
+		}
+		return string.get();
+	}
+
 	/** {@code RateLimit-Policy}, parsed: every applicable policy. */
 	List<ListElement<?>> policies() {
 		return Parser.parseList(header("RateLimit-Policy").orElseThrow()).get();

@@ -301,7 +301,7 @@ class RateLimitHeadersTests {
 	void headerNamesListWhatAStyleWrites() {
 		assertThat(RateLimitHeaders.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT).headerNames()).containsExactly(
 				"RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
-				"Retry-After");
+				"RateLimit-Warning", "Retry-After");
 		assertThat(RateLimitHeaders.of(HeaderStyle.NONE).headerNames()).containsExactly("Retry-After");
 	}
 

@@ -1,6 +1,7 @@
 package io.github.ratelimit.policy;
 
 import java.time.Duration;
+import java.time.ZoneId;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,14 +13,14 @@ class LimitParserTests {
 	@Test
 	void parsesSeveralBandwidthsThatAllApply() {
 		Limit limit = LimitParser.parse("50/1m, 500/1h");
-		assertThat(limit.bandwidths()).containsExactly(new Bandwidth(50, 50, Duration.ofMinutes(1), "1m"),
-				new Bandwidth(500, 500, Duration.ofHours(1), "1h"));
+		assertThat(limit.bandwidths()).containsExactly(new TokenBucket(50, 50, Duration.ofMinutes(1), "1m"),
+				new TokenBucket(500, 500, Duration.ofHours(1), "1h"));
 		assertThat(limit.spec()).isEqualTo("50/1m, 500/1h");
 	}
 
 	@Test
 	void burstRaisesCapacityAboveTheRefill() {
-		Bandwidth bandwidth = LimitParser.parse("100/1m burst 150").bandwidths().get(0);
+		TokenBucket bandwidth = (TokenBucket) LimitParser.parse("100/1m burst 150").bandwidths().get(0);
 		assertThat(bandwidth.capacity()).isEqualTo(150);
 		assertThat(bandwidth.refillTokens()).isEqualTo(100);
 	}
@@ -32,7 +33,7 @@ class LimitParserTests {
 
 	@Test
 	void unitWithoutAmountMeansOne() {
-		assertThat(LimitParser.parse("10/s").bandwidths().get(0).period()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(((TokenBucket) LimitParser.parse("10/s").bandwidths().get(0)).period()).isEqualTo(Duration.ofSeconds(1));
 		assertThat(LimitParser.parse("10/15m").bandwidths().get(0).windowSeconds()).isEqualTo(900);
 	}
 
@@ -53,17 +54,44 @@ class LimitParserTests {
 	}
 
 	@Test
-	void calendarQuotasAreNotSilentlyAccepted() {
-		assertThatIllegalArgumentException().isThrownBy(() -> LimitParser.parse("1000/month"))
-			.withMessageContaining("calendar quotas");
+	void calendarQuotasSitBesideRatesInTheConfiguredZone() {
+		ZoneId berlin = ZoneId.of("Europe/Berlin");
+		Limit limit = LimitParser.parse("100/1m, 10000/Month, 500/day, 2000/week", berlin);
+		assertThat(limit.spec()).isEqualTo("100/1m, 10000/month, 500/day, 2000/week");
+		assertThat(limit.bandwidths()).containsExactly(new TokenBucket(100, 100, Duration.ofMinutes(1), "1m"),
+				new CalendarQuota(10000, CalendarPeriod.MONTH, berlin), new CalendarQuota(500, CalendarPeriod.DAY, berlin),
+				new CalendarQuota(2000, CalendarPeriod.WEEK, berlin));
+		assertThat(limit.bandwidths().get(1).windowSeconds()).isEqualTo(30 * 86400);
+	}
+
+	@Test
+	void concurrencyCapIsOnePermitPerRequestWhateverTheCost() {
+		Limit limit = LimitParser.parse("10/1m, 2 concurrent");
+		assertThat(limit.bandwidths().get(1)).isEqualTo(new ConcurrencyLimit(2));
+		assertThat(limit.bandwidths().get(1).unit()).isEqualTo("concurrent-requests");
+		// a request costing 5 still fits: it takes one permit and 5 of the 10 tokens
+		assertThat(limit.maxCost()).isEqualTo(10);
+		assertThat(LimitParser.parse("3 concurrent").maxCost()).isEqualTo(Long.MAX_VALUE);
+	}
+
+	@Test
+	void rejectsMalformedKindsWithAReason() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LimitParser.parse("0 concurrent"))
+			.withMessageContaining("between 1 and 1000");
+		assertThatIllegalArgumentException().isThrownBy(() -> LimitParser.parse("2 concurrent, 3 concurrent"))
+			.withMessageContaining("at most one concurrency cap");
+		assertThatIllegalArgumentException().isThrownBy(() -> LimitParser.parse("10/year"))
+			.withMessageContaining("N/month");
+		assertThatIllegalArgumentException().isThrownBy(() -> LimitParser.parse("0/month"))
+			.withMessageContaining("between 1 and");
 	}
 
 	@Test
 	void refillTimeIsExactAndRoundsUp() {
-		Bandwidth bandwidth = LimitParser.parse("50/1m").bandwidths().get(0);
+		TokenBucket bandwidth = (TokenBucket) LimitParser.parse("50/1m").bandwidths().get(0);
 		assertThat(bandwidth.millisToRefill(1)).isEqualTo(1200);
 		assertThat(bandwidth.millisToRefill(50)).isEqualTo(60_000);
-		Bandwidth odd = LimitParser.parse("7/1s").bandwidths().get(0);
+		TokenBucket odd = (TokenBucket) LimitParser.parse("7/1s").bandwidths().get(0);
 		assertThat(odd.millisToRefill(1)).isEqualTo(143);
 	}
 
