@@ -362,10 +362,11 @@ redis_bench() { # redis_bench LABEL COMMAND...
 
 SCRIPT_NOTE=""
 # what the sample app sends for one anonymous request, per the header of token-buckets.lua:
-# KEYS = the tier's ip bucket, the per-ip backstop; ARGV = decide, '' (server clock), 1 request of 2 buckets, then per bucket
-# cost, enforced, number of bandwidths, and per bandwidth capacity, refill tokens, period ms
-ADMITTED_ARGV=(decide '' 1 2 1 1 1 1000000000 1000000000 60000 1 1 1 1000000000 1000000000 60000)
-SATURATED_ARGV=(decide '' 1 2 1 1 2 50 50 60000 500 500 3600000 1 1 1 1000000000 1000000000 60000)
+# KEYS = the tier's ip bucket, the per-ip backstop; ARGV = decide, '' (server clock), lease ms, 1 request: no
+# lease id (''), 2 buckets, then per bucket cost, enforced, max wait ms, number of items, and per item
+# 'b' capacity, refill tokens, period ms
+ADMITTED_ARGV=(decide '' 30000 1 '' 2 1 1 0 1 b 1000000000 1000000000 60000 1 1 0 1 b 1000000000 1000000000 60000)
+SATURATED_ARGV=(decide '' 30000 1 '' 2 1 1 0 2 b 50 50 60000 b 500 500 3600000 1 1 0 1 b 1000000000 1000000000 60000)
 rcli flushall >/dev/null
 if [[ -f "$LUA_SCRIPT" ]]; then
 	SHA=$(rcli -x script load <"$LUA_SCRIPT")

@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
@@ -99,6 +100,12 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
+	@ConfigurationPropertiesBinding
+	static LimitConverter rateLimitLimitConverter() {
+		return new LimitConverter();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
 			RateLimitStore store) {
@@ -142,7 +149,7 @@ public final class RateLimitAutoConfiguration {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.memory.max-keys", maxKeys,
 					"must be at least 1", "1000000");
 		}
-		return new InMemoryRateLimitStore(maxKeys, TimeMeter.SYSTEM_NANOTIME);
+		return new InMemoryRateLimitStore(maxKeys, TimeMeter.SYSTEM_NANOTIME, Clock.systemUTC());
 	}
 
 	/**

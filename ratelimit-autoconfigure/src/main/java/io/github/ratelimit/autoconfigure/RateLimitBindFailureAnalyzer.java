@@ -11,14 +11,20 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
+import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.LimitParser;
+
 /**
- * Explains a limit written at the wrong depth under {@code ratelimit.tiers} (for example
+ * Reports a malformed limit string the way other invalid properties are reported (the property, its
+ * origin, the reason and a valid value), and explains a limit written at the wrong depth under {@code ratelimit.tiers} (for example
  * {@code ratelimit.tiers.gold.default=5/1m}, the dimension left out), which the binder can only report as
  * an unbound property or a missing converter. Other binding failures are left to Spring Boot's own
  * analyzer.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
+
+	private static final String PREFIX = "ratelimit.";
 
 	private static final String TIERS = "ratelimit.tiers.";
 
@@ -36,6 +42,12 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 				.findFirst()
 				.orElse(null);
 		}
+		if (property != null && property.getName().toString().startsWith(PREFIX)) {
+			IllegalArgumentException invalid = findCause(cause, IllegalArgumentException.class);
+			if (invalid != null && cause.getTarget().getType().resolve() == Limit.class) {
+				return invalidLimit(property, invalid, cause);
+			}
+		}
 		if (property == null || !property.getName().toString().startsWith(TIERS)) {
 			return null;
 		}
@@ -48,6 +60,18 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 				+ "their limits, ratelimit.tiers.<tier>.<dimension>.<group>=<limit>.";
 		String action = "Name the dimension, for example: ratelimit.tiers." + tier + ".user." + group + "="
 				+ property.getValue();
+		return new FailureAnalysis(description, action, cause);
+	}
+
+	// the same report as the other invalid properties, with where the value was set
+	private static FailureAnalysis invalidLimit(ConfigurationProperty property, IllegalArgumentException invalid,
+			BindException cause) {
+		String name = property.getName().toString();
+		String origin = (property.getOrigin() != null) ? " (set in " + property.getOrigin() + ")" : "";
+		String reason = invalid.getMessage().endsWith(".") ? invalid.getMessage() : invalid.getMessage() + ".";
+		String description = "Invalid value '" + property.getValue() + "' for configuration property '" + name + "'"
+				+ origin + ": " + reason;
+		String action = "Update '" + name + "' in your configuration. A valid value looks like: " + LimitParser.EXAMPLE;
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.identity.ForwardedHeader;
 
@@ -56,7 +57,7 @@ public class RateLimitProperties {
 	/**
 	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any other group).
 	 */
-	private Map<String, String> ip = new LinkedHashMap<>();
+	private Map<String, Limit> ip = new LinkedHashMap<>();
 
 	/**
 	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base path
@@ -124,11 +125,11 @@ public class RateLimitProperties {
 		return this.waiting;
 	}
 
-	public Map<String, String> getIp() {
+	public Map<String, Limit> getIp() {
 		return this.ip;
 	}
 
-	public void setIp(Map<String, String> ip) {
+	public void setIp(Map<String, Limit> ip) {
 		this.ip = ip;
 	}
 
@@ -265,28 +266,28 @@ public class RateLimitProperties {
 		 * strings such as "50/1m, 500/1h", "100/1m burst 150", "10000/month", "2 concurrent", or "0" to
 		 * block.
 		 */
-		private Map<String, String> user = new LinkedHashMap<>();
+		private Map<String, Limit> user = new LinkedHashMap<>();
 
 		/**
 		 * Limits per organisation, shared by its users, by endpoint group.
 		 */
-		private Map<String, String> org = new LinkedHashMap<>();
+		private Map<String, Limit> org = new LinkedHashMap<>();
 
 		/**
 		 * Limits per API key or token, by endpoint group.
 		 */
-		private Map<String, String> token = new LinkedHashMap<>();
+		private Map<String, Limit> token = new LinkedHashMap<>();
 
 		/**
 		 * Limits per client address (IPv6 by prefix), by endpoint group.
 		 */
-		private Map<String, String> ip = new LinkedHashMap<>();
+		private Map<String, Limit> ip = new LinkedHashMap<>();
 
 		/**
 		 * Quotas counted over every request of the tier, whatever its group, by dimension (user, org,
 		 * token, ip): "1000000/month".
 		 */
-		private Map<String, String> quota = new LinkedHashMap<>();
+		private Map<String, Limit> quota = new LinkedHashMap<>();
 
 		/**
 		 * Mode of the tier's limits; unset: ratelimit.mode.
@@ -298,43 +299,43 @@ public class RateLimitProperties {
 		 */
 		private @Nullable String warnAt;
 
-		public Map<String, String> getUser() {
+		public Map<String, Limit> getUser() {
 			return this.user;
 		}
 
-		public void setUser(Map<String, String> user) {
+		public void setUser(Map<String, Limit> user) {
 			this.user = user;
 		}
 
-		public Map<String, String> getOrg() {
+		public Map<String, Limit> getOrg() {
 			return this.org;
 		}
 
-		public void setOrg(Map<String, String> org) {
+		public void setOrg(Map<String, Limit> org) {
 			this.org = org;
 		}
 
-		public Map<String, String> getToken() {
+		public Map<String, Limit> getToken() {
 			return this.token;
 		}
 
-		public void setToken(Map<String, String> token) {
+		public void setToken(Map<String, Limit> token) {
 			this.token = token;
 		}
 
-		public Map<String, String> getIp() {
+		public Map<String, Limit> getIp() {
 			return this.ip;
 		}
 
-		public void setIp(Map<String, String> ip) {
+		public void setIp(Map<String, Limit> ip) {
 			this.ip = ip;
 		}
 
-		public Map<String, String> getQuota() {
+		public Map<String, Limit> getQuota() {
 			return this.quota;
 		}
 
-		public void setQuota(Map<String, String> quota) {
+		public void setQuota(Map<String, Limit> quota) {
 			this.quota = quota;
 		}
 

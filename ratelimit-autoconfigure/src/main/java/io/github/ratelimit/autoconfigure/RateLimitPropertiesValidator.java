@@ -22,6 +22,7 @@ import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyTable;
@@ -47,7 +48,7 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
 					"use at most 64 printable ASCII characters without spaces", "rl:");
 		}
-		PolicyTable table = PolicyTable.build(tierLimits(properties.getTiers()), properties.getIp(),
+		PolicyTable table = PolicyTable.build(tierLimits(properties.getTiers()), specs(properties.getIp()),
 				properties.getGroups().keySet(), prefix, policyOptions(properties));
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
@@ -62,7 +63,7 @@ final class RateLimitPropertiesValidator {
 			putIfAny(dimensions, "user", tier.getUser());
 			putIfAny(dimensions, "token", tier.getToken());
 			putIfAny(dimensions, "ip", tier.getIp());
-			tier.getQuota().forEach((dimension, limit) -> {
+			specs(tier.getQuota()).forEach((dimension, limit) -> {
 				if (Dimension.fromKey(dimension) == null) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + ".quota." + dimension,
 							limit, "unknown dimension; use user, org, token or ip",
@@ -81,10 +82,17 @@ final class RateLimitPropertiesValidator {
 	}
 
 	private static void putIfAny(Map<String, Map<String, String>> dimensions, String dimension,
-			Map<String, String> limits) {
+			Map<String, Limit> limits) {
 		if (!limits.isEmpty()) {
-			dimensions.put(dimension, new LinkedHashMap<>(limits));
+			dimensions.put(dimension, specs(limits));
 		}
+	}
+
+	// the table parses them again, in the configured quota zone (startup only)
+	private static Map<String, String> specs(Map<String, Limit> limits) {
+		Map<String, String> specs = new LinkedHashMap<>();
+		limits.forEach((group, limit) -> specs.put(group, limit.spec()));
+		return specs;
 	}
 
 	static PolicyOptions policyOptions(RateLimitProperties properties) {

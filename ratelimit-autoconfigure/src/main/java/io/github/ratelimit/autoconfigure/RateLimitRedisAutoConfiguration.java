@@ -71,7 +71,7 @@ public final class RateLimitRedisAutoConfiguration {
 		RedisConnector connector = RedisConnector.of(connectionFactory::getRequiredNativeClient);
 		CircuitBreaker breaker = new CircuitBreaker(redis.getFailureThreshold(), openDuration);
 		RedisRateLimitStore<?> store = switch (redis.getStrategy()) {
-			case SCRIPT -> { leaseTime(redis); yield new RedisScriptRateLimitStore(connector, timeout, breaker); } // TODO lease
+			case SCRIPT -> new RedisScriptRateLimitStore(connector, timeout, breaker, leaseTime(redis));
 			case BUCKET4J -> {
 				if (!ClassUtils.isPresent(BUCKET4J_LETTUCE, resourceLoader.getClassLoader())) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",

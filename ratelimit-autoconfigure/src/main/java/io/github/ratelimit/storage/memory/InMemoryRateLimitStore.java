@@ -1,19 +1,19 @@
 package io.github.ratelimit.storage.memory;
 
+import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import io.github.bucket4j.Bucket;
 import io.github.bucket4j.TimeMeter;
-import io.github.bucket4j.local.LocalBucketBuilder;
-import io.github.bucket4j.VerboseResult;
 
-import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
-import io.github.ratelimit.storage.bucket4j.BucketResults;
+import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
@@ -23,9 +23,14 @@ import io.github.ratelimit.storage.StoreDecision;
  * idle bucket is dropped once it would be full again; a bucket evicted early by the size bound comes
  * back full (documented trade-off).
  * <p>
+ * Calendar quotas count per period of the store's wall clock, and an entry with a count lives until its
+ * period ends. Concurrency permits are counted in their entry; an entry that holds permits never expires
+ * and the size bound passes it over, so the map may exceed its bound by the keys with requests in flight.
+ * <p>
  * Several checks are decided by taking tokens bucket by bucket and giving them back when an enforced
  * bucket refused: a rejected request drains nothing. Between the take and the give-back a concurrent
- * request may see the lower count and be rejected; that errs on the safe side.
+ * request may see the lower count and be rejected; that errs on the safe side. A request that may wait
+ * reserves its tokens at once (the bucket goes into debt) and is told how long to wait.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
@@ -40,21 +45,41 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	private final Cache<String, Entry> buckets;
 
-	private final BucketConfigurations configurations = new BucketConfigurations();
+	private final Map<Policy, LimitLayout> layouts = new ConcurrentHashMap<>();
 
 	private final TimeMeter timeMeter;
+
+	private final Clock clock;
 
 	private final long maxKeys;
 
 	/**
-	 * Creates a store.
+	 * Creates a store whose quotas follow the system clock.
 	 * @param maxKeys the most buckets kept
 	 * @param timeMeter the clock of the buckets ({@link TimeMeter#SYSTEM_NANOTIME} outside tests)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter) {
+		this(maxKeys, timeMeter, Clock.systemUTC());
+	}
+
+	/**
+	 * Creates a store.
+	 * @param maxKeys the most buckets kept
+	 * @param timeMeter the clock of the token buckets and of idle expiry ({@link TimeMeter#SYSTEM_NANOTIME}
+	 * outside tests)
+	 * @param clock the wall clock that picks the calendar period of quotas ({@link Clock#systemUTC()}
+	 * outside tests; its zone does not matter, each quota has its own)
+	 */
+	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter, Clock clock) {
 		this.timeMeter = timeMeter;
+		this.clock = clock;
 		this.maxKeys = maxKeys;
-		this.buckets = Caffeine.newBuilder().maximumSize(maxKeys).expireAfter(new IdleExpiry()).build();
+		this.buckets = Caffeine.newBuilder()
+			.ticker(timeMeter::currentTimeNanos)
+			.maximumWeight(maxKeys)
+			.weigher((String key, Entry entry) -> entry.pinned() ? 0 : 1)
+			.expireAfter(new IdleExpiry(clock))
+			.build();
 	}
 
 	/**
@@ -69,52 +94,94 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
+		// one time for the whole request: every quota counts it in the same period
+		long nowMillis = this.clock.millis();
 		int size = checks.size();
-		Bucket[] buckets = new Bucket[size];
-		VerboseResult<Boolean>[] attempts = newAttempts(size);
+		Attempt[] attempts = new Attempt[size];
 		boolean admitted = true;
 		for (int i = 0; i < size; i++) {
 			LimitCheck check = checks.get(i);
-			buckets[i] = bucket(check);
-			attempts[i] = buckets[i].asVerbose().tryConsume(check.cost());
-			if (check.enforced() && !attempts[i].getValue()) {
+			attempts[i] = attempt(check, nowMillis);
+			if (check.enforced() && !attempts[i].took) {
 				admitted = false;
 			}
 		}
 		CheckResult[] results = new CheckResult[size];
+		long waitNanos = 0;
+		boolean holdsPermits = false;
 		for (int i = 0; i < size; i++) {
-			LimitCheck check = checks.get(i);
-			boolean consumed = attempts[i].getValue();
-			long givenBack = 0;
-			if (consumed && !admitted) {
-				// a refused request takes nothing: give back what was taken before a later bucket refused
-				buckets[i].addTokens(check.cost());
-				givenBack = check.cost();
+			Attempt attempt = attempts[i];
+			if (attempt.took && !admitted) {
+				// a refused request takes nothing: give back what was taken before a later check refused
+				giveBack(attempt);
 			}
-			results[i] = BucketResults.of(check, consumed, attempts[i].getState(), givenBack);
+			waitNanos = Math.max(waitNanos, attempt.waitNanos);
+			holdsPermits |= attempt.holdsPermit();
+			results[i] = Reports.of(attempt, nowMillis);
 		}
-		return new StoreDecision(admitted, List.of(results));
+		return new StoreDecision(admitted, List.of(results), (waitNanos + 999_999) / 1_000_000,
+				holdsPermits ? new HeldPermits(this, attempts) : Permits.NONE);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static VerboseResult<Boolean>[] newAttempts(int size) {
-		return new VerboseResult[size];
+	private Attempt attempt(LimitCheck check, long nowMillis) {
+		LimitLayout layout = layout(check.policy());
+		if (!layout.counts()) {
+			Entry entry = this.buckets.getIfPresent(check.key());
+			if (entry == null) {
+				entry = this.buckets.get(check.key(), (key) -> newEntry(layout));
+			}
+			Attempt attempt = new Attempt(check, entry);
+			entry.take(attempt, nowMillis);
+			if (attempt.waitNanos > 0) {
+				// the bucket went into debt: it is full later than an idle bucket would be
+				refresh(check.key());
+			}
+			return attempt;
+		}
+		// taken inside compute, so Caffeine reads the expiry and the pin as the take left them
+		Attempt[] attempt = new Attempt[1];
+		this.buckets.asMap().compute(check.key(), (key, found) -> {
+			Entry entry = (found instanceof CountingEntry) ? found : newEntry(layout);
+			attempt[0] = new Attempt(check, entry);
+			entry.take(attempt[0], nowMillis);
+			return entry;
+		});
+		return attempt[0];
 	}
 
-	private Bucket bucket(LimitCheck check) {
-		Entry entry = this.buckets.getIfPresent(check.key());
-		if (entry == null) {
-			entry = this.buckets.get(check.key(), (key) -> newEntry(check));
+	private void giveBack(Attempt attempt) {
+		boolean permit = attempt.holdsPermit();
+		attempt.entry.giveBack(attempt);
+		if (permit && !attempt.entry.pinned()) {
+			refresh(attempt.key);
 		}
-		return entry.bucket();
 	}
 
-	private Entry newEntry(LimitCheck check) {
-		LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(this.timeMeter);
-		for (io.github.bucket4j.Bandwidth bandwidth : this.configurations.of(check.policy()).getBandwidths()) {
-			builder.addLimit(bandwidth);
+	/** Gives a permit back to the entry it was taken from. */
+	void release(CountingEntry entry, String key) {
+		if (entry.release()) {
+			refresh(key);
 		}
-		return new Entry(builder.build(), this.configurations.idleNanos(check.policy()));
+	}
+
+	/** Has Caffeine read the entry's weight and expiry again from its state (no permit held, a debt). */
+	private void refresh(String key) {
+		this.buckets.asMap().computeIfPresent(key, (k, entry) -> entry);
+	}
+
+	private LimitLayout layout(Policy policy) {
+		LimitLayout layout = this.layouts.get(policy);
+		return (layout != null) ? layout : this.layouts.computeIfAbsent(policy, LimitLayout::new);
+	}
+
+	private Entry newEntry(LimitLayout layout) {
+		return layout.counts() ? new CountingEntry(layout.newBucket(this.timeMeter), layout)
+				: new Entry(layout.newBucket(this.timeMeter), layout);
+	}
+
+	/** Forgets a key, as the size bound does (tests). */
+	void evict(String key) {
+		this.buckets.invalidate(key);
 	}
 
 	/** The most buckets kept. */
@@ -132,24 +199,27 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		this.buckets.cleanUp();
 	}
 
-	private record Entry(Bucket bucket, long idleNanos) {
-	}
-
 	private static final class IdleExpiry implements Expiry<String, Entry> {
+
+		private final Clock clock;
+
+		IdleExpiry(Clock clock) {
+			this.clock = clock;
+		}
 
 		@Override
 		public long expireAfterCreate(String key, Entry entry, long currentTime) {
-			return entry.idleNanos();
+			return entry.idleNanosAfterCreate(this.clock);
 		}
 
 		@Override
 		public long expireAfterUpdate(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleNanos();
+			return entry.idleNanosAfterUpdate(this.clock);
 		}
 
 		@Override
 		public long expireAfterRead(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleNanos();
+			return entry.idleNanosAfterRead(this.clock, currentDuration);
 		}
 
 	}

@@ -1,5 +1,5 @@
 /**
- * In-memory storage: Bucket4j local buckets in a bounded Caffeine map.
+ * In-memory storage: Bucket4j local buckets, quota counts and permits in a bounded Caffeine map.
  */
 @NullMarked
 package io.github.ratelimit.storage.memory;

@@ -13,8 +13,10 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
@@ -24,64 +26,134 @@ import io.github.ratelimit.storage.StoreDecision;
  * never retried; instances need no synchronised clocks. Requests that arrive while a call is in flight go
  * together in the next one ({@link ScriptSession}).
  * <p>
+ * <b>Kinds of limits.</b> Token buckets refill continuously; calendar quotas reset at the boundaries of
+ * their periods as Redis's clock sees them, so every instance resets at once; a concurrency permit is a
+ * lease on a slot of the bucket's hash that expires after {@code leaseTime} unless renewed. The store
+ * renews the leases of requests in flight every third of it ({@link LeaseKeeper}) and releases them with a
+ * call of its own, sent without waiting for it: a crashed instance, or a release that does not arrive,
+ * leaks a permit for a lease time at most.
+ * <p>
  * <b>Redis Cluster.</b> A script may only touch keys of one slot, and the keys of one request (user, org,
  * address) usually live in different slots. The checks are then grouped by slot, one script per slot is
- * sent in parallel, and when one slot refuses, the tokens the others took are given back (a second
- * script) before the answer: a rejected request still drains nothing, but between the take and the
- * give-back a concurrent request may see the lower count (which errs on the safe side). Give every key
- * one slot with a hash tag in {@code ratelimit.storage.key-prefix} (such as <code>{rl}:</code>) to keep
- * every decision atomic, at the price of putting every bucket on one node.
+ * sent in parallel, and when one slot refuses, what the others took (tokens, quota counts, permits) is
+ * given back (a second script) before the answer: a rejected request still drains nothing, but between
+ * the take and the give-back a concurrent request may see the lower count (which errs on the safe side).
+ * Give every key one slot with a hash tag in {@code ratelimit.storage.key-prefix} (such as
+ * <code>{rl}:</code>) to keep every decision atomic, at the price of putting every bucket on one node.
  */
 public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptSession> {
 
-	private final TokenBucketScript script = new TokenBucketScript();
+	/** How long a permit stays leased unless renewed, when no lease time is given. */
+	public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+
+	private final TokenBucketScript script;
 
 	private final @Nullable LongSupplier clock;
 
 	private final @Nullable ToIntFunction<byte[]> slots;
+
+	private final LeaseKeeper leases;
+
+	/** The session decisions went through last: releases and renewals go through it too. */
+	private volatile @Nullable ScriptSession session;
+
+	/**
+	 * Creates a store on Redis's clock, whose permits are leased for {@link #DEFAULT_LEASE_TIME}. Nothing
+	 * is connected yet.
+	 * @param connector opens the store's connection
+	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
+	 * @param circuitBreaker the breaker that stops calls to a failing Redis
+	 */
+	public RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
+		this(connector, timeout, circuitBreaker, DEFAULT_LEASE_TIME);
+	}
 
 	/**
 	 * Creates a store on Redis's clock. Nothing is connected yet.
 	 * @param connector opens the store's connection
 	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
 	 * @param circuitBreaker the breaker that stops calls to a failing Redis
+	 * @param leaseTime how long a concurrency permit stays leased unless renewed: how long the permits of a
+	 * crashed instance stay taken ({@code ratelimit.storage.redis.lease-time})
 	 */
-	public RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
-		this(connector, timeout, circuitBreaker, null, null);
+	public RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
+			Duration leaseTime) {
+		this(connector, timeout, circuitBreaker, leaseTime, null, null, null);
+	}
+
+	/**
+	 * Creates a store for tests.
+	 * @param clock the time in milliseconds the script uses instead of Redis's, and that calendar quotas
+	 * name their periods by, or {@code null}
+	 * @param slots groups keys as Cluster slots would, or {@code null} for the connection's own rule
+	 */
+	RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
+			@Nullable LongSupplier clock, @Nullable ToIntFunction<byte[]> slots) {
+		this(connector, timeout, circuitBreaker, DEFAULT_LEASE_TIME, clock, clock, slots);
 	}
 
 	/**
 	 * Creates a store for tests.
 	 * @param clock the time in milliseconds the script uses instead of Redis's, or {@code null}
+	 * @param wallClock this instance's time in milliseconds, that calendar quotas name their periods by
+	 * (the script picks among them by its own), or {@code null} for the system clock
 	 * @param slots groups keys as Cluster slots would, or {@code null} for the connection's own rule
 	 */
 	RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
-			@Nullable LongSupplier clock, @Nullable ToIntFunction<byte[]> slots) {
+			Duration leaseTime, @Nullable LongSupplier clock, @Nullable LongSupplier wallClock,
+			@Nullable ToIntFunction<byte[]> slots) {
 		super(connector, timeout, circuitBreaker);
+		if (leaseTime.toMillis() < 1) {
+			throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + leaseTime);
+		}
 		this.clock = clock;
 		this.slots = slots;
+		this.script = new TokenBucketScript(leaseTime, (wallClock != null) ? wallClock : System::currentTimeMillis);
+		this.leases = new LeaseKeeper(this.script, leaseTime, () -> this.session, this::slotsOf, this::now);
 	}
 
 	@Override
 	ScriptSession openSession(StatefulConnection<byte[], byte[]> connection) {
-		ScriptSession session = new ScriptSession(connection, this.script);
-		session.load(maxWait());
-		return session;
+		ScriptSession opened = new ScriptSession(connection, this.script);
+		opened.load(maxWait());
+		ScriptSession current = this.session;
+		if (current == null || !current.isOpen()) {
+			// renewals may be due before the next decision
+			this.session = opened;
+		}
+		return opened;
 	}
 
 	@Override
 	PendingDecision send(ScriptSession session, List<LimitCheck> checks) {
+		if (this.session != session) {
+			this.session = session;
+		}
 		byte[][] keys = TokenBucketScript.keys(checks);
-		ToIntFunction<byte[]> slotOf = (this.slots != null) ? this.slots : session.isCluster() ? SlotHash::getSlot : null;
+		byte[] leaseId = TokenBucketScript.NO_LEASE;
+		for (LimitCheck check : checks) {
+			if (this.script.permits(check) > 0) {
+				leaseId = this.leases.newId();
+				break;
+			}
+		}
+		PendingDecision pending = sendBySlot(session, checks, keys, leaseId);
+		return (leaseId.length == 0) ? pending
+				: new LeasingDecision(pending, checks, keys, leaseId, this.script, this.leases);
+	}
+
+	private PendingDecision sendBySlot(ScriptSession session, List<LimitCheck> checks, byte[][] keys,
+			byte[] leaseId) {
+		ToIntFunction<byte[]> slotOf = slotsOf(session);
 		if (slotOf == null) {
-			return new Slot(session, checks, keys, all(checks.size())).send();
+			return new Slot(session, checks, keys, leaseId, all(checks.size())).send();
 		}
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		for (int i = 0; i < keys.length; i++) {
 			bySlot.computeIfAbsent(slotOf.applyAsInt(keys[i]), (slot) -> new ArrayList<>()).add(i);
 		}
 		if (bySlot.size() == 1) {
-			return new Slot(session, checks, keys, all(checks.size())).send();
+			return new Slot(session, checks, keys, leaseId, all(checks.size())).send();
 		}
 		List<Slot> parts = new ArrayList<>(bySlot.size());
 		for (List<Integer> indexes : bySlot.values()) {
@@ -93,9 +165,25 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 				part.add(checks.get(positions[j]));
 				partKeys[j] = keys[positions[j]];
 			}
-			parts.add(new Slot(session, part, partKeys, positions));
+			parts.add(new Slot(session, part, partKeys, leaseId, positions));
 		}
 		return new AcrossSlots(checks.size(), parts).send();
+	}
+
+	private @Nullable ToIntFunction<byte[]> slotsOf(ScriptSession session) {
+		return (this.slots != null) ? this.slots : session.isCluster() ? SlotHash::getSlot : null;
+	}
+
+	/** The leases of permits held by requests in flight (tests). */
+	LeaseKeeper leases() {
+		return this.leases;
+	}
+
+	/** Stops renewing leases and closes the connection; permits still held run out with their leases. */
+	@Override
+	public void close() {
+		this.leases.close();
+		super.close();
 	}
 
 	private long now() {
@@ -119,21 +207,24 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 		private final byte[][] keys;
 
+		private final byte[] leaseId;
+
 		private final int[] positions;
 
 		private CompletableFuture<StoreDecision> answer = new CompletableFuture<>();
 
 		private volatile boolean abandoned;
 
-		Slot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, int[] positions) {
+		Slot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, byte[] leaseId, int[] positions) {
 			this.session = session;
 			this.checks = checks;
 			this.keys = keys;
+			this.leaseId = leaseId;
 			this.positions = positions;
 		}
 
 		Slot send() {
-			this.answer = this.session.decide(this.checks, this.keys, now());
+			this.answer = this.session.decide(new TokenBucketScript.Request(this.checks, this.leaseId), this.keys, now());
 			return this;
 		}
 
@@ -155,21 +246,49 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 			});
 		}
 
-		/** Gives back what this slot's admitted answer took. */
-		CompletableFuture<?> refund(StoreDecision decision) {
-			List<LimitCheck> taken = new ArrayList<>(this.checks.size());
-			List<byte[]> takenKeys = new ArrayList<>(this.checks.size());
+		/**
+		 * Gives back what this slot's admitted answer took: tokens, quota counts and permits.
+		 * @return the slot's results as a refusal reports them: the state as given back, the waits as found
+		 */
+		CompletableFuture<List<CheckResult>> refund(StoreDecision decision) {
+			List<CheckResult> results = decision.results();
+			List<Integer> taken = new ArrayList<>(this.checks.size());
 			for (int i = 0; i < this.checks.size(); i++) {
-				if (decision.results().get(i).hadTokens()) {
-					taken.add(this.checks.get(i));
-					takenKeys.add(this.keys[i]);
+				if (results.get(i).hadTokens()) {
+					taken.add(i);
 				}
 			}
 			if (taken.isEmpty()) {
-				return CompletableFuture.completedFuture(null);
+				return CompletableFuture.completedFuture(results);
 			}
-			return this.session.run(takenKeys.toArray(byte[][]::new),
-					RedisScriptRateLimitStore.this.script.arguments(List.of(taken), true, now()));
+			List<LimitCheck> takenChecks = new ArrayList<>(taken.size());
+			byte[][] takenKeys = new byte[taken.size()][];
+			for (int t = 0; t < takenKeys.length; t++) {
+				takenChecks.add(this.checks.get(taken.get(t)));
+				takenKeys[t] = this.keys[taken.get(t)];
+			}
+			return this.session
+				.run(takenKeys, RedisScriptRateLimitStore.this.script
+					.arguments(List.of(new TokenBucketScript.Request(takenChecks, this.leaseId)), true, now()))
+				.thenApply((reply) -> {
+					List<CheckResult> givenBack = TokenBucketScript.read(reply, 0, takenChecks).decision().results();
+					CheckResult[] found = results.toArray(CheckResult[]::new);
+					for (int t = 0; t < taken.size(); t++) {
+						found[taken.get(t)] = asFound(results.get(taken.get(t)), givenBack.get(t));
+					}
+					return List.of(found);
+				});
+		}
+
+		private static CheckResult asFound(CheckResult decided, CheckResult givenBack) {
+			List<BandwidthResult> bandwidths = new ArrayList<>(decided.bandwidths().size());
+			for (int b = 0; b < decided.bandwidths().size(); b++) {
+				BandwidthResult taken = decided.bandwidths().get(b);
+				BandwidthResult left = givenBack.bandwidths().get(b);
+				bandwidths.add(new BandwidthResult(left.remaining(), taken.millisUntilCost(), left.millisUntilFull(),
+						left.millisUntilCostAgain()));
+			}
+			return new CheckResult(decided.hadTokens(), bandwidths);
 		}
 
 	}
@@ -200,25 +319,32 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		private CompletableFuture<StoreDecision> settle() {
 			CheckResult[] results = new CheckResult[this.size];
 			boolean admitted = true;
+			long waitMillis = 0;
 			for (Slot slot : this.slots) {
 				StoreDecision part = slot.answer().join();
 				admitted &= part.admitted();
+				waitMillis = Math.max(waitMillis, part.waitMillis());
 				for (int j = 0; j < slot.positions.length; j++) {
 					results[slot.positions[j]] = part.results().get(j);
 				}
 			}
-			StoreDecision decision = new StoreDecision(admitted, List.of(results));
 			if (admitted) {
-				return CompletableFuture.completedFuture(decision);
+				return CompletableFuture
+					.completedFuture(new StoreDecision(true, List.of(results), waitMillis, Permits.NONE));
 			}
 			List<CompletableFuture<?>> refunds = new ArrayList<>();
 			for (Slot slot : this.slots) {
 				StoreDecision part = slot.answer().join();
 				if (part.admitted()) {
-					refunds.add(slot.refund(part));
+					refunds.add(slot.refund(part).thenAccept((found) -> {
+						for (int j = 0; j < slot.positions.length; j++) {
+							results[slot.positions[j]] = found.get(j);
+						}
+					}));
 				}
 			}
-			return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new)).thenApply((ignored) -> decision);
+			return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new))
+				.thenApply((ignored) -> new StoreDecision(false, List.of(results), 0, Permits.NONE));
 		}
 
 		@Override

@@ -19,11 +19,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
-import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * One connection of the script strategy: runs the token-bucket script with EVALSHA, and with EVAL (which
+ * One connection of the script strategy: runs the bucket script with EVALSHA, and with EVAL (which
  * also loads it) when Redis answers {@code NOSCRIPT}: after a restart, a failover or {@code SCRIPT FLUSH}.
  * <p>
  * <b>Batching.</b> On a standalone connection, one call is in flight at a time: requests that arrive
@@ -90,16 +89,17 @@ final class ScriptSession implements RedisSession {
 
 	/**
 	 * Decides one request whose keys share a slot, batched with others on a standalone connection.
-	 * @param checks the request's checks
+	 * @param request the request's checks and lease id
 	 * @param keys their keys
 	 * @param nowMillis the time to use, or a negative number for the server's clock
+	 * @return the decision, holding no permit yet
 	 */
-	CompletableFuture<StoreDecision> decide(List<LimitCheck> checks, byte[][] keys, long nowMillis) {
+	CompletableFuture<StoreDecision> decide(TokenBucketScript.Request request, byte[][] keys, long nowMillis) {
 		if (this.cluster) {
-			return run(keys, this.script.arguments(List.of(checks), false, nowMillis))
-				.thenApply((reply) -> TokenBucketScript.read(reply, 0, checks).decision());
+			return run(keys, this.script.arguments(List.of(request), false, nowMillis))
+				.thenApply((reply) -> TokenBucketScript.read(reply, 0, request.checks()).decision());
 		}
-		Queued queued = new Queued(checks, keys, nowMillis, new CompletableFuture<>());
+		Queued queued = new Queued(request, keys, nowMillis, new CompletableFuture<>());
 		this.queue.add(queued);
 		sendQueued();
 		return queued.answer();
@@ -140,10 +140,10 @@ final class ScriptSession implements RedisSession {
 	}
 
 	private void send(List<Queued> batch) {
-		List<List<LimitCheck>> requests = new ArrayList<>(batch.size());
+		List<TokenBucketScript.Request> requests = new ArrayList<>(batch.size());
 		int keyCount = 0;
 		for (Queued queued : batch) {
-			requests.add(queued.checks());
+			requests.add(queued.request());
 			keyCount += queued.keys().length;
 		}
 		byte[][] keys = new byte[keyCount][];
@@ -170,7 +170,7 @@ final class ScriptSession implements RedisSession {
 			int from = 0;
 			for (Queued queued : batch) {
 				try {
-					TokenBucketScript.Read read = TokenBucketScript.read(answer, from, queued.checks());
+					TokenBucketScript.Read read = TokenBucketScript.read(answer, from, queued.request().checks());
 					from = read.end();
 					queued.answer().complete(read.decision());
 				}
@@ -210,7 +210,7 @@ final class ScriptSession implements RedisSession {
 		}
 	}
 
-	private record Queued(List<LimitCheck> checks, byte[][] keys, long nowMillis,
+	private record Queued(TokenBucketScript.Request request, byte[][] keys, long nowMillis,
 			CompletableFuture<StoreDecision> answer) {
 	}
 

@@ -6,31 +6,39 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
-import io.github.ratelimit.policy.Bandwidth;
-import io.github.ratelimit.policy.TokenBucket;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * The token-bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for a list
- * of checks, and the reading of its reply. The script's header documents both.
+ * The bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for a list of
+ * checks or of leases, and the reading of its reply. The script's header documents both.
  */
 final class TokenBucketScript {
 
 	/** Where the script is, on the classpath. */
 	static final String RESOURCE = "META-INF/ratelimit/token-buckets.lua";
 
+	/** The lease id of a request that takes no permit. */
+	static final byte[] NO_LEASE = new byte[0];
+
 	private static final byte[] DECIDE = bytes("decide");
 
 	private static final byte[] REFUND = bytes("refund");
+
+	private static final byte[] RELEASE = bytes("release");
+
+	private static final byte[] RENEW = bytes("renew");
 
 	private static final byte[] SERVER_TIME = new byte[0];
 
@@ -50,10 +58,19 @@ final class TokenBucketScript {
 
 	private final String digest;
 
-	/** Per policy: bandwidth count, then capacity, refill tokens and period of each bandwidth. */
-	private final Map<Policy, byte[][]> shapes = new ConcurrentHashMap<>();
+	private final byte[] leaseMillis;
 
-	TokenBucketScript() {
+	private final LongSupplier wallClock;
+
+	private final Map<Policy, ScriptShape> shapes = new ConcurrentHashMap<>();
+
+	/**
+	 * Loads the script.
+	 * @param leaseTime how long a permit stays leased unless renewed
+	 * @param wallClock this JVM's time in epoch ms, that calendar quotas name their periods by (the
+	 * script picks among them by its own)
+	 */
+	TokenBucketScript(Duration leaseTime, LongSupplier wallClock) {
 		try (InputStream in = TokenBucketScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {
 			if (in == null) {
 				throw new IllegalStateException("Missing " + RESOURCE + " on the classpath");
@@ -64,6 +81,8 @@ final class TokenBucketScript {
 			throw new UncheckedIOException(ex);
 		}
 		this.digest = sha1(this.text);
+		this.leaseMillis = number(leaseTime.toMillis());
+		this.wallClock = wallClock;
 	}
 
 	/** The script's text, for EVAL. */
@@ -85,36 +104,64 @@ final class TokenBucketScript {
 		return keys;
 	}
 
+	/** The permits of a check's concurrency cap, 0 when it has none. */
+	long permits(LimitCheck check) {
+		return shape(check.policy()).permits();
+	}
+
 	/**
-	 * The arguments that decide requests (or give their tokens back), one after the other in one call.
-	 * @param requests the checks of each request, in the order of their keys
-	 * @param refund whether to give the cost back rather than decide
+	 * The arguments that decide requests (or give back what they took), one after the other in one call.
+	 * @param requests the requests, in the order of their keys
+	 * @param refund whether to give back rather than decide
 	 * @param nowMillis the time to use, or a negative number for the server's clock
 	 */
-	byte[][] arguments(List<List<LimitCheck>> requests, boolean refund, long nowMillis) {
-		int count = 3;
-		for (List<LimitCheck> checks : requests) {
-			count += 1;
-			for (LimitCheck check : checks) {
-				count += 2 + shape(check.policy()).length;
+	byte[][] arguments(List<Request> requests, boolean refund, long nowMillis) {
+		// one wall time for the call, so that a key used twice gets one period
+		long wallMillis = (nowMillis < 0) ? this.wallClock.getAsLong() : nowMillis;
+		int count = 4;
+		for (Request request : requests) {
+			count += 2;
+			for (LimitCheck check : request.checks()) {
+				count += 3 + shape(check.policy()).size();
 			}
 		}
 		byte[][] arguments = new byte[count][];
-		int a = 0;
-		arguments[a++] = refund ? REFUND : DECIDE;
-		arguments[a++] = (nowMillis < 0) ? SERVER_TIME : number(nowMillis);
-		arguments[a++] = number(requests.size());
-		for (List<LimitCheck> checks : requests) {
-			arguments[a++] = number(checks.size());
-			for (LimitCheck check : checks) {
-				byte[][] shape = shape(check.policy());
+		int a = header(arguments, refund ? REFUND : DECIDE, nowMillis, requests.size());
+		for (Request request : requests) {
+			arguments[a++] = request.leaseId();
+			arguments[a++] = number(request.checks().size());
+			for (LimitCheck check : request.checks()) {
 				arguments[a++] = number(check.cost());
 				arguments[a++] = check.enforced() ? ENFORCED : OBSERVED;
-				System.arraycopy(shape, 0, arguments, a, shape.length);
-				a += shape.length;
+				arguments[a++] = number(check.enforced() ? check.maxWaitMillis() : 0);
+				a = shape(check.policy()).write(arguments, a, wallMillis);
 			}
 		}
 		return arguments;
+	}
+
+	/**
+	 * The arguments that give leased permits back or renew them; the keys are those of the leases.
+	 * @param leases the leases, one per key
+	 * @param renew whether to renew rather than release
+	 * @param nowMillis the time to use, or a negative number for the server's clock
+	 */
+	byte[][] leaseArguments(List<Lease.Held> leases, boolean renew, long nowMillis) {
+		byte[][] arguments = new byte[4 + 2 * leases.size()][];
+		int a = header(arguments, renew ? RENEW : RELEASE, nowMillis, leases.size());
+		for (Lease.Held held : leases) {
+			arguments[a++] = held.leaseId();
+			arguments[a++] = number(held.permits());
+		}
+		return arguments;
+	}
+
+	private int header(byte[][] arguments, byte[] mode, long nowMillis, int count) {
+		arguments[0] = mode;
+		arguments[1] = (nowMillis < 0) ? SERVER_TIME : number(nowMillis);
+		arguments[2] = this.leaseMillis;
+		arguments[3] = number(count);
+		return 4;
 	}
 
 	/**
@@ -122,19 +169,21 @@ final class TokenBucketScript {
 	 * @param reply the reply: integers, as the script's header describes
 	 * @param from where the request's part of the reply starts
 	 * @param checks the request's checks
-	 * @return the request's decision, and where the next request's part starts
+	 * @return the request's decision (holding no permit: the store adds its lease), and where the next
+	 * request's part starts
 	 */
 	static Read read(List<Object> reply, int from, List<LimitCheck> checks) {
 		int r = from;
-		if (reply.size() <= r) {
-			throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
+		if (reply.size() < r + 2) {
+			throw tooFew(reply);
 		}
 		boolean admitted = number(reply.get(r++)) == 1;
+		long waitMillis = number(reply.get(r++));
 		CheckResult[] results = new CheckResult[checks.size()];
 		for (int i = 0; i < results.length; i++) {
 			int bandwidths = checks.get(i).policy().limit().bandwidths().size();
 			if (reply.size() < r + 1 + 4 * bandwidths) {
-				throw new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
+				throw tooFew(reply);
 			}
 			boolean had = number(reply.get(r++)) == 1;
 			BandwidthResult[] found = new BandwidthResult[bandwidths];
@@ -145,7 +194,20 @@ final class TokenBucketScript {
 			}
 			results[i] = new CheckResult(had, List.of(found));
 		}
-		return new Read(new StoreDecision(admitted, List.of(results)), r);
+		return new Read(new StoreDecision(admitted, List.of(results), waitMillis, Permits.NONE), r);
+	}
+
+	private static IllegalStateException tooFew(List<Object> reply) {
+		return new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
+	}
+
+	/**
+	 * The checks of one request and the id of the lease its permits are taken under.
+	 *
+	 * @param checks the checks
+	 * @param leaseId unique among every instance's requests; {@link #NO_LEASE} when no check takes a permit
+	 */
+	record Request(List<LimitCheck> checks, byte[] leaseId) {
 	}
 
 	/**
@@ -157,23 +219,9 @@ final class TokenBucketScript {
 	record Read(StoreDecision decision, int end) {
 	}
 
-	private byte[][] shape(Policy policy) {
-		byte[][] shape = this.shapes.get(policy);
-		return (shape != null) ? shape : this.shapes.computeIfAbsent(policy, TokenBucketScript::newShape);
-	}
-
-	private static byte[][] newShape(Policy policy) {
-		List<Bandwidth> bandwidths = policy.limit().bandwidths();
-		byte[][] shape = new byte[1 + 3 * bandwidths.size()][];
-		shape[0] = number(bandwidths.size());
-		int a = 1;
-		for (Bandwidth item : bandwidths) {
-			TokenBucket bandwidth = (TokenBucket) item;
-			shape[a++] = number(bandwidth.capacity());
-			shape[a++] = number(bandwidth.refillTokens());
-			shape[a++] = number(bandwidth.period().toMillis());
-		}
-		return shape;
+	private ScriptShape shape(Policy policy) {
+		ScriptShape shape = this.shapes.get(policy);
+		return (shape != null) ? shape : this.shapes.computeIfAbsent(policy, (key) -> new ScriptShape(key.limit()));
 	}
 
 	private static long number(Object value) {
@@ -183,11 +231,11 @@ final class TokenBucketScript {
 		throw new IllegalStateException("The rate-limit script answered " + value + " where a number belongs");
 	}
 
-	private static byte[] number(long value) {
+	static byte[] number(long value) {
 		return (value >= 0 && value < SMALL_NUMBERS.length) ? SMALL_NUMBERS[(int) value] : bytes(Long.toString(value));
 	}
 
-	private static byte[] bytes(String value) {
+	static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 

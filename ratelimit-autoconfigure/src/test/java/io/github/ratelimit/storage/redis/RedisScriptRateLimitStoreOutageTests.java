@@ -7,8 +7,11 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreDecision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The {@code script} strategy when Redis goes away, pauses, comes back or forgets its scripts.
@@ -31,6 +34,41 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 		}
 		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths().get(0).remaining()).isEqualTo(8);
 		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths().get(0).remaining()).isEqualTo(7);
+	}
+
+	@Test
+	void releasingPermitsWhileRedisIsDownOrAfterItRestartedNeitherBlocksNorThrows() {
+		connect(RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(1000, Duration.ofSeconds(1)));
+		LimitCheck cap = check("2 concurrent", "alice");
+		StoreDecision first = this.store.decide(List.of(cap));
+		StoreDecision second = this.store.decide(List.of(cap));
+		assertThat(this.store.decide(List.of(cap)).admitted()).isFalse();
+
+		server.stop();
+		assertTimeoutPreemptively(Duration.ofSeconds(1), () -> first.permits().release());
+		server.restart();
+		assertTimeoutPreemptively(Duration.ofSeconds(1), () -> second.permits().release());
+
+		// the restarted Redis lost the leases: both permits are free, and the late releases took nothing
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> admits(List.of(cap)));
+		assertThat(this.store.decide(List.of(cap)).admitted()).isTrue();
+		assertThat(this.store.decide(List.of(cap)).admitted()).isFalse();
+	}
+
+	@Test
+	void decisionThatTimedOutGivesBackItsPermitAndHoldsNoLease() {
+		connect(Duration.ofMillis(100), new CircuitBreaker(1000, Duration.ofSeconds(1)));
+		LimitCheck cap = check("1 concurrent", "alice");
+		assertThat(admits(List.of(check("10/1h", "warm-up")))).isTrue();
+		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
+			admin.sync().clientPause(500);
+			// Redis runs the script after the pause, when the request has given up: what it took goes back
+			assertThat(admits(List.of(cap))).isFalse();
+		}
+		// within the 30 s lease: only the give-back frees the permit this soon
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> admits(List.of(cap)));
+		assertThat(((RedisScriptRateLimitStore) this.store).leases().size()).as("the admitted request's lease only")
+			.isOne();
 	}
 
 }

@@ -1,0 +1,114 @@
+package io.github.ratelimit.storage.memory;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketState;
+import io.github.bucket4j.VerboseResult;
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.TokenBucket;
+
+/**
+ * The state of one key: a Bucket4j bucket for the limit's token buckets. Limits that count quotas or
+ * permits get a {@link CountingEntry}; the rest stay this small, since most keys are plain buckets.
+ */
+class Entry {
+
+	final @Nullable Bucket bucket;
+
+	final LimitLayout layout;
+
+	Entry(@Nullable Bucket bucket, LimitLayout layout) {
+		this.bucket = bucket;
+		this.layout = layout;
+	}
+
+	/** Tries to take the check's share, all of it or nothing, and records what was found. */
+	void take(Attempt attempt, long nowMillis) {
+		attempt.had = takeTokens(attempt);
+		attempt.took = attempt.had;
+	}
+
+	/** Gives back what {@code attempt} took (a later check refused the request). */
+	void giveBack(Attempt attempt) {
+		giveBackTokens(attempt);
+		attempt.took = false;
+	}
+
+	/**
+	 * Takes the cost from the token buckets, reserving it within the check's wait, and records each
+	 * bucket's tokens as found.
+	 * @return whether the tokens were taken
+	 */
+	final boolean takeTokens(Attempt attempt) {
+		Bucket bucket = this.bucket;
+		if (bucket == null) {
+			return true;
+		}
+		long cost = attempt.check.cost();
+		long maxWaitNanos = attempt.maxWaitNanos();
+		VerboseResult<Boolean> result = (maxWaitNanos > 0)
+				? bucket.asBlocking().asVerbose().tryConsumeUninterruptibly(cost, maxWaitNanos, attempt)
+				: bucket.asVerbose().tryConsume(cost);
+		boolean took = result.getValue();
+		BucketState state = result.getState();
+		List<Bandwidth> items = this.layout.bandwidths();
+		for (int i = 0; i < attempt.found.length; i++) {
+			if (items.get(i) instanceof TokenBucket) {
+				attempt.found[i] = state.getCurrentSize(this.layout.slot(i)) + (took ? cost : 0);
+			}
+		}
+		return took;
+	}
+
+	final void giveBackTokens(Attempt attempt) {
+		if (this.bucket != null) {
+			this.bucket.addTokens(attempt.check.cost());
+		}
+		attempt.waitNanos = 0;
+	}
+
+	/**
+	 * How long a new entry may stay unused: the time its buckets take to fill up from empty, so whatever a
+	 * request takes, forgetting the entry after that changes nothing.
+	 */
+	long idleNanosAfterCreate(Clock clock) {
+		return this.layout.idleNanos();
+	}
+
+	/** Read before a take: the time from empty again, unless a reservation asked for longer. */
+	long idleNanosAfterRead(Clock clock, long currentNanos) {
+		return Math.max(this.layout.idleNanos(), currentNanos);
+	}
+
+	/** Updated after a reservation: a bucket in debt takes longer than that to fill up, as its state says. */
+	long idleNanosAfterUpdate(Clock clock) {
+		return tokensFullNanos();
+	}
+
+	/** How long until the token buckets are full, read from the bucket (which may be in debt). */
+	final long tokensFullNanos() {
+		Bucket bucket = this.bucket;
+		if (bucket == null) {
+			return 1;
+		}
+		BucketState state = bucket.asVerbose().getAvailableTokens().getState();
+		List<Bandwidth> items = this.layout.bandwidths();
+		long millis = 1;
+		for (int i = 0; i < items.size(); i++) {
+			if (items.get(i) instanceof TokenBucket tokens) {
+				millis = Math.max(millis, tokens.millisToRefill(tokens.capacity() - state.getCurrentSize(this.layout.slot(i))));
+			}
+		}
+		return millis * 1_000_000L;
+	}
+
+	/** Whether the size bound must not evict the entry (it holds permits). */
+	boolean pinned() {
+		return false;
+	}
+
+}

@@ -1,0 +1,48 @@
+package io.github.ratelimit.storage.memory;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.ratelimit.storage.Permits;
+
+/**
+ * The permits an admitted request took, one per check that holds one. Each goes back to the entry it was
+ * taken from, even when the map has replaced that entry since, so a count is never driven below zero; and
+ * only once, however often the request releases.
+ */
+final class HeldPermits implements Permits {
+
+	private final InMemoryRateLimitStore store;
+
+	private final CountingEntry[] entries;
+
+	private final String[] keys;
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
+	HeldPermits(InMemoryRateLimitStore store, Attempt[] attempts) {
+		this.store = store;
+		int held = 0;
+		for (Attempt attempt : attempts) {
+			held += attempt.holdsPermit() ? 1 : 0;
+		}
+		this.entries = new CountingEntry[held];
+		this.keys = new String[held];
+		int i = 0;
+		for (Attempt attempt : attempts) {
+			if (attempt.holdsPermit()) {
+				this.entries[i] = (CountingEntry) attempt.entry;
+				this.keys[i++] = attempt.key;
+			}
+		}
+	}
+
+	@Override
+	public void release() {
+		if (this.released.compareAndSet(false, true)) {
+			for (int i = 0; i < this.entries.length; i++) {
+				this.store.release(this.entries[i], this.keys[i]);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,108 @@
+package io.github.ratelimit.storage.memory;
+
+import java.util.List;
+
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.ConfigurationBuilder;
+import io.github.bucket4j.TimeMeter;
+import io.github.bucket4j.local.LocalBucketBuilder;
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.TokenBucket;
+
+/**
+ * Where each item of a policy's limit lives in a memory entry: token buckets in one Bucket4j bucket, quota
+ * counts and permits in fields of their own. Built once per policy.
+ */
+final class LimitLayout {
+
+	private final List<Bandwidth> bandwidths;
+
+	/** Per item: its index among the items of its kind (a token bucket's index in the Bucket4j state). */
+	private final int[] slots;
+
+	private final int quotas;
+
+	private final long permits;
+
+	private final @Nullable BucketConfiguration tokenBuckets;
+
+	private final long idleNanos;
+
+	LimitLayout(Policy policy) {
+		this.bandwidths = policy.limit().bandwidths();
+		this.slots = new int[this.bandwidths.size()];
+		ConfigurationBuilder builder = BucketConfiguration.builder();
+		int buckets = 0;
+		int quotas = 0;
+		long permits = 0;
+		long idleMillis = 0;
+		for (int i = 0; i < this.slots.length; i++) {
+			Bandwidth item = this.bandwidths.get(i);
+			if (item instanceof TokenBucket bucket) {
+				this.slots[i] = buckets++;
+				builder.addLimit((limit) -> limit.capacity(bucket.capacity())
+					.refillGreedy(bucket.refillTokens(), bucket.period()));
+				idleMillis = Math.max(idleMillis, bucket.millisToRefill(bucket.capacity()));
+			}
+			else if (item instanceof CalendarQuota) {
+				this.slots[i] = quotas++;
+			}
+			else if (item instanceof ConcurrencyLimit concurrency) {
+				permits = concurrency.permits();
+			}
+		}
+		this.quotas = quotas;
+		this.permits = permits;
+		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
+		// an emptied bucket is full again after this: forgetting it then changes nothing
+		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
+	}
+
+	List<Bandwidth> bandwidths() {
+		return this.bandwidths;
+	}
+
+	/** The index of item {@code bandwidth} among the items of its kind. */
+	int slot(int bandwidth) {
+		return this.slots[bandwidth];
+	}
+
+	/** The number of calendar quotas. */
+	int quotas() {
+		return this.quotas;
+	}
+
+	/** Whether the limit counts more than tokens: quotas or permits. */
+	boolean counts() {
+		return this.quotas > 0 || this.permits > 0;
+	}
+
+	/** The permits of the limit's concurrency cap, 0 when it has none. */
+	long permits() {
+		return this.permits;
+	}
+
+	/** How long emptied token buckets take to fill up again (at least 1 ms). */
+	long idleNanos() {
+		return this.idleNanos;
+	}
+
+	/** A new Bucket4j bucket of the token buckets, full; {@code null} when the limit has none. */
+	@Nullable Bucket newBucket(TimeMeter timeMeter) {
+		if (this.tokenBuckets == null) {
+			return null;
+		}
+		LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(timeMeter);
+		for (io.github.bucket4j.Bandwidth bandwidth : this.tokenBuckets.getBandwidths()) {
+			builder.addLimit(bandwidth);
+		}
+		return builder.build();
+	}
+
+}

@@ -1,0 +1,438 @@
+package io.github.ratelimit.storage;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.Policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * What every store must do with calendar quotas, concurrency caps, waiting and observed checks, with the
+ * time set by the test. The memory store runs it ({@code InMemoryPolicyKindsTests}); a subclass for the
+ * Redis script store is expected too, so this class knows the storage SPI and the policy types only.
+ * <p>
+ * Dates are in the future on purpose: a store that derives key expiry from its injected clock keeps the
+ * keys alive while a test runs. Token-bucket waits are compared within a millisecond, so a store may round
+ * its refill arithmetic; quota boundaries are exact.
+ */
+public abstract class PolicyKindsStoreContractTests {
+
+	/** The zone of the quotas: it has daylight-saving days of 23 and 25 hours. */
+	protected static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+
+	private static final long HOUR = Duration.ofHours(1).toMillis();
+
+	private static final long RETRY = ConcurrencyLimit.RETRY_MILLIS;
+
+	private RateLimitStore store;
+
+	private Instant now;
+
+	/**
+	 * A new store that reads the time last given to {@link #setTime}, for quotas (its wall clock) and token
+	 * buckets alike. Called once per test, right after the first {@link #setTime}.
+	 */
+	protected abstract RateLimitStore newStore();
+
+	/** Sets the time the store reads. Tests only move it forward after the store was created. */
+	protected abstract void setTime(Instant instant);
+
+	/** The namespace of store keys; a subclass against a shared server makes it unique per test. */
+	protected String storeKeyPrefix() {
+		return "rl:";
+	}
+
+	// calendar quotas
+
+	@Test
+	void monthlyQuotaResetsExactlyAtTheMonthBoundaryInItsZone() {
+		startAt("2030-10-31T23:59:59");
+		Policy policy = policy("2/month");
+		assertThat(decide(check(policy, "a", 2)).admitted()).isTrue();
+		StoreDecision refused = decide(check(policy, "a", 1));
+		assertThat(refused.admitted()).isFalse();
+		// 31 October ends at midnight in Berlin, an hour before midnight UTC
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 1000, 1000, 1000));
+		advance(Duration.ofMillis(999));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		advance(Duration.ofMillis(1));
+		StoreDecision november = decide(check(policy, "a", 1));
+		assertThat(november.admitted()).isTrue();
+		// November has 30 days and no daylight-saving change
+		assertThat(result(november, 0)).isEqualTo(new BandwidthResult(1, 0, 30 * 24 * HOUR, 0));
+	}
+
+	@Test
+	void monthlyQuotaOfAMonthWithADaylightSavingChangeLastsItsRealLength() {
+		startAt("2030-10-01T00:00:00");
+		StoreDecision decision = decide(check(policy("5/month"), "a", 1));
+		// 31 days and the hour that the end of summer time adds
+		assertThat(result(decision, 0)).isEqualTo(new BandwidthResult(4, 0, 31 * 24 * HOUR + HOUR, 0));
+	}
+
+	@Test
+	void dayQuotaOnTheDaySummerTimeStartsLasts23Hours() {
+		startAt("2030-03-31T00:00:00");
+		Policy policy = policy("1/day");
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 0, 23 * HOUR, 23 * HOUR));
+		advance(Duration.ofMillis(23 * HOUR - 1));
+		assertThat(result(decide(check(policy, "a", 1)), 0).millisUntilCost()).isEqualTo(1);
+		advance(Duration.ofMillis(1));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void dayQuotaOnTheDaySummerTimeEndsLasts25Hours() {
+		startAt("2030-10-27T00:00:00");
+		Policy policy = policy("1/day");
+		assertThat(result(decide(check(policy, "a", 1)), 0).millisUntilFull()).isEqualTo(25 * HOUR);
+		// 24 hours later it is 23:00 of the same calendar day
+		advance(Duration.ofMillis(24 * HOUR));
+		StoreDecision refused = decide(check(policy, "a", 1));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(result(refused, 0).millisUntilCost()).isEqualTo(HOUR);
+		advance(Duration.ofMillis(HOUR));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void quotaReportsWhatIsLeftAndTheWaitUntilItsBoundary() {
+		startAt("2030-06-10T18:00:00");
+		Policy policy = policy("5/day");
+		long untilMidnight = 6 * HOUR;
+		assertThat(result(decide(check(policy, "a", 2)), 0)).isEqualTo(new BandwidthResult(3, 0, untilMidnight, 0));
+		// one left, less than the cost: the next cost is there at midnight
+		assertThat(result(decide(check(policy, "a", 2)), 0))
+			.isEqualTo(new BandwidthResult(1, 0, untilMidnight, untilMidnight));
+		StoreDecision refused = decide(check(policy, "a", 2));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).hadTokens()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(1, untilMidnight, untilMidnight, untilMidnight));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void untouchedQuotaIsFull() {
+		startAt("2030-06-10T18:00:00");
+		StoreDecision decision = decide(observed(policy("5/day"), "a", 6));
+		assertThat(decision.admitted()).isTrue();
+		assertThat(result(decision, 0)).isEqualTo(new BandwidthResult(5, 6 * HOUR, 0, 6 * HOUR));
+	}
+
+	// no drain
+
+	@Test
+	void requestRefusedByAQuotaTakesNothingFromATokenBucket() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck bucket = check(policy("10/1m"), "a", 1);
+		LimitCheck quota = check(policy("1/day"), "a", 1);
+		assertThat(decide(bucket, quota).admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			StoreDecision refused = decide(bucket, quota);
+			assertThat(refused.admitted()).isFalse();
+			assertThat(refused.results().get(0).hadTokens()).isTrue();
+			assertThat(result(refused, 0).remaining()).isEqualTo(9);
+		}
+		assertThat(result(decide(bucket), 0).remaining()).isEqualTo(8);
+	}
+
+	@Test
+	void requestRefusedByATokenBucketTakesNothingFromAQuota() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck bucket = check(policy("1/1h"), "a", 1);
+		LimitCheck quota = check(policy("10/day"), "a", 1);
+		assertThat(decide(quota, bucket).admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			StoreDecision refused = decide(quota, bucket);
+			assertThat(refused.admitted()).isFalse();
+			assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(9, 0, 12 * HOUR, 0));
+		}
+		assertThat(result(decide(quota), 0).remaining()).isEqualTo(8);
+	}
+
+	@Test
+	void limitOfBothKindsTakesFromNeitherWhenOneIsShort() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1m, 1/day");
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			StoreDecision refused = decide(check(policy, "a", 1));
+			assertThat(refused.admitted()).isFalse();
+			assertThat(refused.results().get(0).hadTokens()).isFalse();
+			// the token bucket had the cost and keeps it: no refusal takes from it
+			assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(9, 0, 6000, 0));
+			assertThat(result(refused, 0, 1).millisUntilCost()).isEqualTo(12 * HOUR);
+		}
+	}
+
+	// concurrency
+
+	@Test
+	void admitsAsManyRequestsAsPermitsAndRefusesTheNext() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("2 concurrent");
+		StoreDecision first = decide(check(policy, "a", 1));
+		assertThat(first.admitted()).isTrue();
+		assertThat(result(first, 0)).isEqualTo(new BandwidthResult(1, 0, RETRY, 0));
+		// a permit whatever the cost
+		StoreDecision second = decide(check(policy, "a", 5));
+		assertThat(second.admitted()).isTrue();
+		assertThat(result(second, 0)).isEqualTo(new BandwidthResult(0, 0, RETRY, RETRY));
+		StoreDecision third = decide(check(policy, "a", 1));
+		assertThat(third.admitted()).isFalse();
+		assertThat(third.results().get(0).hadTokens()).isFalse();
+		assertThat(result(third, 0)).isEqualTo(new BandwidthResult(0, RETRY, RETRY, RETRY));
+	}
+
+	@Test
+	void releaseFreesExactlyOnePermitEvenWhenCalledTwice() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("2 concurrent");
+		StoreDecision first = decide(check(policy, "a", 1));
+		decide(check(policy, "a", 1));
+		first.permits().release();
+		first.permits().release();
+		StoreDecision next = decide(check(policy, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(result(next, 0).remaining()).isZero();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+	}
+
+	@Test
+	void releasingEveryPermitLeavesTheCapFull() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("2 concurrent");
+		decide(check(policy, "a", 1)).permits().release();
+		decide(check(policy, "a", 1)).permits().release();
+		StoreDecision decision = decide(observed(policy, "a", 1));
+		assertThat(result(decision, 0)).isEqualTo(new BandwidthResult(1, 0, RETRY, 0));
+		decision.permits().release();
+		assertThat(result(decide(observed(policy, "a", 1)), 0).remaining()).isEqualTo(1);
+	}
+
+	@Test
+	void refusedRequestHoldsNoPermit() {
+		startAt("2030-06-10T12:00:00");
+		Policy concurrency = policy("1 concurrent");
+		LimitCheck spent = check(policy("1/1h"), "a", 1);
+		decide(spent);
+		// the permit was free, but the token bucket refuses: the permit goes back
+		StoreDecision refused = decide(check(concurrency, "a", 1), spent);
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).hadTokens()).isTrue();
+		refused.permits().release();
+		StoreDecision holder = decide(check(concurrency, "a", 1));
+		assertThat(holder.admitted()).isTrue();
+		StoreDecision full = decide(check(concurrency, "a", 1));
+		assertThat(full.admitted()).isFalse();
+		// releasing a refusal gives back nothing it did not take
+		full.permits().release();
+		assertThat(decide(check(concurrency, "a", 1)).admitted()).isFalse();
+		holder.permits().release();
+		assertThat(decide(check(concurrency, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void concurrencyCapThatIsNotEnforcedNeverRefuses() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("1 concurrent");
+		StoreDecision first = decide(observed(policy, "a", 1));
+		assertThat(first.admitted()).isTrue();
+		assertThat(first.results().get(0).hadTokens()).isTrue();
+		StoreDecision second = decide(observed(policy, "a", 1));
+		assertThat(second.admitted()).isTrue();
+		assertThat(second.results().get(0).hadTokens()).isFalse();
+		assertThat(result(second, 0)).isEqualTo(new BandwidthResult(0, RETRY, RETRY, RETRY));
+		// the second took nothing, so its release frees nothing; the first's frees its permit
+		second.permits().release();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		first.permits().release();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void permitsOfEveryCheckAreReleasedTogether() {
+		startAt("2030-06-10T12:00:00");
+		Policy user = policy("1 concurrent");
+		Policy org = policy("10/1h, 2 concurrent");
+		StoreDecision decision = decide(check(user, "alice", 1), check(org, "acme", 1));
+		assertThat(result(decision, 1, 1).remaining()).isEqualTo(1);
+		decision.permits().release();
+		StoreDecision after = decide(check(user, "alice", 1), check(org, "acme", 1));
+		assertThat(after.admitted()).isTrue();
+		assertThat(result(after, 1, 0).remaining()).isEqualTo(8);
+		assertThat(result(after, 1, 1).remaining()).isEqualTo(1);
+	}
+
+	// waiting
+
+	@Test
+	void requestWithinItsWaitIsAdmittedAndTheNextWaitsLonger() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("1/1s");
+		assertThat(decide(waiting(policy, "a", 2500)).waitMillis()).isZero();
+		StoreDecision second = decide(waiting(policy, "a", 2500));
+		assertThat(second.admitted()).isTrue();
+		assertThat(second.waitMillis()).isCloseTo(1000, within(1L));
+		assertThat(second.results().get(0).hadTokens()).isTrue();
+		assertThat(result(second, 0).remaining()).isZero();
+		assertThat(result(second, 0).millisUntilCost()).isCloseTo(1000, within(1L));
+		// the bucket is in debt for the second request: the third waits for both refills
+		StoreDecision third = decide(waiting(policy, "a", 2500));
+		assertThat(third.admitted()).isTrue();
+		assertThat(third.waitMillis()).isCloseTo(2000, within(1L));
+	}
+
+	@Test
+	void requestBeyondItsWaitIsRefusedAtOnceAndTakesNothing() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("1/1s");
+		decide(waiting(policy, "a", 1500));
+		assertThat(decide(waiting(policy, "a", 1500)).waitMillis()).isCloseTo(1000, within(1L));
+		StoreDecision refused = decide(waiting(policy, "a", 1500));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.waitMillis()).isZero();
+		assertThat(refused.results().get(0).hadTokens()).isFalse();
+		assertThat(result(refused, 0).millisUntilCost()).isCloseTo(2000, within(1L));
+		// had the refusal reserved anything, this would wait 2000 ms
+		advance(Duration.ofMillis(1000));
+		assertThat(decide(waiting(policy, "a", 1500)).waitMillis()).isCloseTo(1000, within(1L));
+	}
+
+	@Test
+	void requestWaitsForTheSlowestOfItsBuckets() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck fast = waiting(policy("1/1s"), "a", 5000);
+		LimitCheck slow = waiting(policy("1/2s"), "a", 5000);
+		decide(fast, slow);
+		StoreDecision decision = decide(fast, slow);
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.waitMillis()).isCloseTo(2000, within(1L));
+	}
+
+	@Test
+	void quotasAndPermitsNeverWait() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck quota = waiting(policy("1/day"), "a", 60_000);
+		decide(quota);
+		StoreDecision refused = decide(quota);
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.waitMillis()).isZero();
+		LimitCheck concurrency = waiting(policy("1 concurrent"), "a", 60_000);
+		decide(concurrency);
+		assertThat(decide(concurrency).admitted()).isFalse();
+	}
+
+	@Test
+	void requestRefusedByAQuotaReservesNothingInATokenBucket() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck bucket = waiting(policy("1/1s"), "a", 5000);
+		LimitCheck quota = check(policy("2/day"), "a", 1);
+		decide(bucket, quota);
+		assertThat(decide(bucket, quota).waitMillis()).isCloseTo(1000, within(1L));
+		StoreDecision refused = decide(bucket, quota);
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.waitMillis()).isZero();
+		// the bucket holds the debt of the admitted second request only
+		assertThat(decide(bucket).waitMillis()).isCloseTo(2000, within(1L));
+	}
+
+	@Test
+	void checkThatIsNotEnforcedNeverWaits() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("1/1s");
+		decide(check(policy, "a", 1));
+		StoreDecision decision = decide(new LimitCheck(policy, policy.storeKey("a"), 1, false, 5000));
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.waitMillis()).isZero();
+		assertThat(decision.results().get(0).hadTokens()).isFalse();
+		advance(Duration.ofMillis(1000));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	// observed checks
+
+	@Test
+	void observedChecksNeverRefuseAndTakeOnlyWhatTheyHave() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck quota = observed(policy("1/day"), "a", 1);
+		LimitCheck bucket = observed(policy("1/1h"), "a", 1);
+		StoreDecision first = decide(quota, bucket);
+		assertThat(first.results()).allMatch(CheckResult::hadTokens);
+		StoreDecision second = decide(quota, bucket);
+		assertThat(second.admitted()).isTrue();
+		assertThat(second.results()).noneMatch(CheckResult::hadTokens);
+		assertThat(result(second, 0)).isEqualTo(new BandwidthResult(0, 12 * HOUR, 12 * HOUR, 12 * HOUR));
+		assertThat(result(second, 1).remaining()).isZero();
+	}
+
+	@Test
+	void observedChecksTakeNothingFromARefusedRequest() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck quota = observed(policy("5/day"), "a", 1);
+		LimitCheck permit = observed(policy("1 concurrent"), "a", 1);
+		LimitCheck spent = check(policy("1/1h"), "a", 1);
+		decide(spent);
+		StoreDecision refused = decide(quota, permit, spent);
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).hadTokens()).isTrue();
+		assertThat(refused.results().get(1).hadTokens()).isTrue();
+		StoreDecision next = decide(quota, permit);
+		assertThat(result(next, 0).remaining()).isEqualTo(4);
+		assertThat(next.results().get(1).hadTokens()).isTrue();
+	}
+
+	// helpers
+
+	/** Sets the time, a local time in {@link #BERLIN}, and creates the store. */
+	protected final void startAt(String berlinLocalTime) {
+		this.now = LocalDateTime.parse(berlinLocalTime).atZone(BERLIN).toInstant();
+		setTime(this.now);
+		this.store = newStore();
+	}
+
+	/** Moves the store's time forward. */
+	protected final void advance(Duration duration) {
+		this.now = this.now.plus(duration);
+		setTime(this.now);
+	}
+
+	protected final StoreDecision decide(LimitCheck... checks) {
+		return this.store.decide(List.of(checks));
+	}
+
+	protected final Policy policy(String limit) {
+		return new Policy("t", Dimension.USER, "default", LimitParser.parse(limit, BERLIN), storeKeyPrefix());
+	}
+
+	protected static LimitCheck check(Policy policy, String id, long cost) {
+		return LimitCheck.enforced(policy, policy.storeKey(id), cost);
+	}
+
+	protected static LimitCheck observed(Policy policy, String id, long cost) {
+		return new LimitCheck(policy, policy.storeKey(id), cost, false);
+	}
+
+	protected static LimitCheck waiting(Policy policy, String id, long maxWaitMillis) {
+		return new LimitCheck(policy, policy.storeKey(id), 1, true, maxWaitMillis);
+	}
+
+	protected static BandwidthResult result(StoreDecision decision, int check) {
+		return result(decision, check, 0);
+	}
+
+	protected static BandwidthResult result(StoreDecision decision, int check, int bandwidth) {
+		return decision.results().get(check).bandwidths().get(bandwidth);
+	}
+
+}
