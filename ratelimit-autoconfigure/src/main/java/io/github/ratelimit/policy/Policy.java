@@ -175,8 +175,11 @@ public final class Policy {
 	}
 
 	static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix, PolicyOptions options) {
-		return new Policy(INLINE, dimension, inline.handler(), inline.limit(), storeKeyPrefix,
-				options.mode(), options.warnAtPercent());
+		// annotations are parsed before the configuration is known: quotas take the configured zone here
+		Limit limit = inline.limit().has(CalendarQuota.class) ? LimitParser.parse(inline.limit().spec(), options.zone())
+				: inline.limit();
+		return new Policy(INLINE, dimension, inline.handler(), limit, storeKeyPrefix, options.mode(),
+				options.warnAtPercent());
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */

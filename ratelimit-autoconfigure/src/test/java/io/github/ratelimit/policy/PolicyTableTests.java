@@ -1,5 +1,8 @@
 package io.github.ratelimit.policy;
 
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -96,6 +99,70 @@ class PolicyTableTests {
 		Policy policy = table.policies("anonymous", "default").get(0);
 		assertThat(policy.bandwidthName(0)).isEqualTo("anonymous-ip-default-1m");
 		assertThat(policy.bandwidthName(1)).isEqualTo("anonymous-ip-default-1h");
+	}
+
+	@Test
+	void tierWideQuotaAppliesToEveryGroupWithItsOwnBuckets() {
+		PolicyTable table = PolicyTable.build(
+				Map.of("premium", Map.of("org", Map.of("default", "100/1m", Policy.ALL_GROUPS, "1000/month"))), Map.of(),
+				Set.of("export"), "rl:");
+		assertThat(table.policies("premium", "export")).extracting(Policy::name)
+			.containsExactly("premium-org-default", "premium-org-all");
+		Policy quota = table.policies("premium", "default").get(1);
+		assertThat(quota.storeKey("acme")).startsWith("rl:org-all:all:")
+			.isNotEqualTo(table.policies("premium", "default").get(0).storeKey("acme"));
+	}
+
+	@Test
+	void groupModeAndSoftLimitReachTheLimitsItsRequestsInherit() {
+		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.WARN, 90,
+				Map.of("free", new PolicyOptions.Tuning(Mode.ENFORCE, null)),
+				Map.of("search", new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(Mode.OBSERVE, 50), 0,
+						Duration.ZERO)));
+		PolicyTable table = PolicyTable.build(
+				Map.of("free", Map.of("ip", Map.of("default", "10/1m")), "paid", Map.of("ip", Map.of("default", "99/1m"))),
+				Map.of("default", "1000/1m"), Set.of("search"), "rl:", options);
+		Policy inherited = table.policies("free", "search").get(0);
+		assertThat(inherited.name()).isEqualTo("free-ip-default");
+		assertThat(inherited.mode()).isEqualTo(Mode.OBSERVE);
+		assertThat(inherited.warnAtPercent()).isEqualTo(50);
+		// same bucket as the default group's requests: a mode changes what is done, not what is counted
+		assertThat(inherited.storeKey("203.0.113.1"))
+			.isEqualTo(table.policies("free", "default").get(0).storeKey("203.0.113.1"));
+		assertThat(table.policies("free", "default").get(0).mode()).as("the tier's mode").isEqualTo(Mode.ENFORCE);
+		assertThat(table.policies("paid", "default").get(0).mode()).as("the global mode").isEqualTo(Mode.WARN);
+		assertThat(table.policies("paid", "default").get(0).warnAtPercent()).isEqualTo(90);
+		assertThat(table.policies("paid", "search").get(1).mode()).as("the backstop follows the group")
+			.isEqualTo(Mode.OBSERVE);
+	}
+
+	@Test
+	void groupConcurrencyCapsEachCallerWhateverTheTier() {
+		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
+				Map.of("export", new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(null, null), 2, Duration.ZERO)));
+		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of("export"), "rl:", options);
+		assertThat(table.groupConcurrency("export", true).limit().bandwidths()).containsExactly(new ConcurrencyLimit(2));
+		assertThat(table.groupConcurrency("export", false).dimension()).isEqualTo(Dimension.IP);
+		assertThat(table.groupConcurrency("default", true)).isNull();
+		assertThat(table.policiesOfGroup("export")).extracting(Policy::name)
+			.containsExactly("group-user-export", "group-ip-export");
+	}
+
+	@Test
+	void handlerQuotasCountInTheConfiguredZone() {
+		ZoneId zone = ZoneId.of("America/New_York");
+		PolicyOptions options = new PolicyOptions(zone, Mode.ENFORCE, 0, Map.of(), Map.of());
+		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of(), "rl:", options);
+		Policy policy = table.inline(new InlineLimit("Reports.run", LimitParser.parse("100/day")), true);
+		assertThat(policy.limit().bandwidths()).containsExactly(new CalendarQuota(100, CalendarPeriod.DAY, zone));
+	}
+
+	@Test
+	void reservedTierNamesAreRefused() {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> PolicyTable.build(Map.of("group", Map.of("ip", Map.of("default", "1/1m"))), Map.of(),
+					Set.of(), "rl:"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("ratelimit.tiers.group"));
 	}
 
 }
