@@ -1,6 +1,7 @@
 package io.github.ratelimit.web.reactive;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,6 +33,7 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.RequestLifecycle;
 
 /**
  * The rate limiter for WebFlux, the twin of the servlet filter: classifies the request, lets the
@@ -49,9 +51,14 @@ import io.github.ratelimit.web.EndpointClassifier;
  * {@code scheduler} (by default {@link Schedulers#parallel()}); a decision that is already made (memory
  * store, open circuit breaker) continues on the calling thread without a hop.
  * <p>
+ * An admitted request that must wait for its tokens ({@code max-wait}) waits on a timer of {@code scheduler},
+ * never blocking a thread, and continues there. It holds what its decision took (a waiting slot,
+ * concurrency permits) in a {@link RequestLifecycle} that ends when the rest of the chain completes, fails
+ * or is cancelled (a client that goes away), during the wait as well.
+ * <p>
  * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
- * {@link RejectionBodyWriter} still refuses the request, with an empty body. Cancellation (a client that
- * goes away) cancels nothing in the store: a decision under way completes and is dropped.
+ * {@link RejectionBodyWriter} still refuses the request, with an empty body. Cancellation cancels nothing
+ * in the store: a decision under way completes, and what it took is given back at once.
  */
 public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
@@ -98,7 +105,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 * @param bodyWriter writes the body of refusals
 	 * @param listener told of every decision
 	 * @param order the filter's order
-	 * @param scheduler where the chain continues after a decision that completed on the store's thread
+	 * @param scheduler where the chain continues after a decision that completed on the store's thread, and
+	 * the timer of requests that wait for their tokens (it must support delays, as Reactor's own schedulers do)
 	 */
 	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler) {
@@ -136,17 +144,37 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (classification.excluded()) {
 			return chain.filter(exchange);
 		}
-		long start = System.nanoTime();
-		return principal(exchange)
-			.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification))
-			.map((decision) -> Optional.ofNullable(respond(exchange, decision, requestId, start)))
-			.onErrorResume((ex) -> {
-				logger.error(FAILED, ex);
-				return Mono.just(Optional.empty());
-			})
-			// outside the error handling above: an error of the application is not the limiter's
-			.flatMap((refusal) -> refusal.isPresent() ? write(exchange.getResponse(), refusal.get())
-					: chain.filter(exchange));
+		return Mono.defer(() -> {
+			long start = System.nanoTime();
+			RequestLifecycle lifecycle = new RequestLifecycle();
+			return principal(exchange)
+				.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification,
+						lifecycle))
+				.map((decision) -> respond(exchange, decision, requestId, start))
+				.onErrorResume((ex) -> {
+					logger.error(FAILED, ex);
+					// what the decision took is given back now: the request goes on as if no limit applied
+					lifecycle.end();
+					return Mono.just(Answer.PROCEED);
+				})
+				// outside the error handling above: an error of the application is not the limiter's
+				.flatMap((answer) -> (answer.refusal() != null) ? write(exchange.getResponse(), answer.refusal())
+						: proceed(exchange, chain, answer.waitMillis(), lifecycle))
+				// completed, failed or cancelled (while deciding, waiting or in the application)
+				.doFinally((signal) -> lifecycle.end());
+		});
+	}
+
+	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, long waitMillis,
+			RequestLifecycle lifecycle) {
+		if (waitMillis <= 0) {
+			lifecycle.waitOver();
+			return chain.filter(exchange);
+		}
+		return Mono.delay(Duration.ofMillis(waitMillis), this.scheduler).then(Mono.defer(() -> {
+			lifecycle.waitOver();
+			return chain.filter(exchange);
+		}));
 	}
 
 	/** The principal, if any; one that cannot be read leaves the caller anonymous (limited by address). */
@@ -158,9 +186,14 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	}
 
 	private Mono<Decision> decide(ServerHttpRequest request, String path, @Nullable Principal principal,
-			Classification classification) {
+			Classification classification, RequestLifecycle lifecycle) {
+		// told on the store's side of the future: a decision that arrives after a cancellation is still told
 		CompletableFuture<Decision> decision = this.limiter
-			.decideAsync(new ReactiveClientRequest(request, path, principal), classification);
+			.decideAsync(new ReactiveClientRequest(request, path, principal), classification)
+			.thenApply((decided) -> {
+				lifecycle.decided(decided);
+				return decided;
+			});
 		if (decision.isDone()) {
 			return Mono.fromFuture(decision);
 		}
@@ -170,14 +203,14 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	/**
 	 * Writes the headers of a decision and, for a refusal, the status and content type.
-	 * @return the body of a refusal, or {@code null} when the request goes on
+	 * @return the body of a refusal, or how long the admitted request waits before it goes on
 	 */
-	private byte @Nullable [] respond(ServerWebExchange exchange, Decision decision, String requestId, long start) {
+	private Answer respond(ServerWebExchange exchange, Decision decision, String requestId, long start) {
 		ServerHttpResponse response = exchange.getResponse();
 		this.headers.write(decision, response.getHeaders()::set);
 		this.listener.onDecision(decision, System.nanoTime() - start);
 		if (decision.outcome().admits()) {
-			return null;
+			return (decision.waitMillis() > 0) ? new Answer(null, decision.waitMillis()) : Answer.PROCEED;
 		}
 		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
@@ -185,16 +218,29 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// the body was never read: the connection cannot be reused until it is, so close it
 			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
+		byte[] body;
 		try {
-			byte[] body = this.bodyWriter.write(decision, requestId);
+			body = this.bodyWriter.write(decision, requestId);
 			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
-			return body;
 		}
 		catch (RuntimeException ex) {
 			// the request is refused all the same: a broken body must not let it through
 			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
-			return new byte[0];
+			body = new byte[0];
 		}
+		return new Answer(body, 0);
+	}
+
+	/**
+	 * What to do after the decision.
+	 *
+	 * @param refusal the body of a refusal, or {@code null} when the request goes on
+	 * @param waitMillis how long the admitted request waits for its tokens first
+	 */
+	private record Answer(byte @Nullable [] refusal, long waitMillis) {
+
+		static final Answer PROCEED = new Answer(null, 0);
+
 	}
 
 	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {

@@ -26,12 +26,20 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.RequestLifecycle;
 
 /**
  * The rate limiter for Spring MVC: classifies the request, lets the {@link RateLimiter} decide, writes
  * the rate-limit headers, and answers 429/403/503 with a problem body or lets the request through.
  * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
  * {@link RejectionBodyWriter} still refuses the request, with an empty body.
+ * <p>
+ * An admitted request that must wait for its tokens ({@code max-wait}) sleeps on its own thread first. It
+ * holds what its decision took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that
+ * ends when the chain returns, however it returns (an exception, a client that went away), or, for a
+ * request that went asynchronous, when its asynchronous processing completes, fails or times out. A request
+ * interrupted while it waits (the server is stopping) does not run: it gives everything back and is
+ * answered 503 without a body, since running before its tokens are there would exceed its limit.
  */
 public final class RateLimitFilter extends OncePerRequestFilter {
 
@@ -70,17 +78,45 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
 		MDC.put(MDC_REQUEST_ID, requestId);
+		RequestLifecycle lifecycle = new RequestLifecycle();
+		boolean endsAsync = false;
 		try {
-			Decision decision = decide(request, response);
-			if (decision == null || decision.outcome().admits()) {
-				chain.doFilter(request, response);
-			}
-			else {
+			Decision decision = decide(request, response, lifecycle);
+			if (decision != null && !decision.outcome().admits()) {
 				reject(request, response, decision, requestId);
+			}
+			else if (awaitTokens(decision, response)) {
+				lifecycle.waitOver();
+				chain.doFilter(request, response);
+				endsAsync = request.isAsyncStarted() && AsyncLifecycleListener.endOnAsyncEnd(request, lifecycle);
 			}
 		}
 		finally {
+			if (!endsAsync) {
+				lifecycle.end();
+			}
 			MDC.remove(MDC_REQUEST_ID);
+		}
+	}
+
+	/**
+	 * Sleeps until the admitted request's reserved tokens are there.
+	 * @return {@code false} when interrupted: the request is answered 503 and does not run
+	 */
+	private static boolean awaitTokens(@Nullable Decision decision, HttpServletResponse response) {
+		long millis = (decision != null) ? decision.waitMillis() : 0;
+		if (millis <= 0) {
+			return true;
+		}
+		try {
+			Thread.sleep(millis);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			logger.debug("Interrupted while waiting for rate-limit tokens; answering 503");
+			response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+			return false;
 		}
 	}
 
@@ -91,8 +127,12 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
 	}
 
-	/** Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on). */
-	private @Nullable Decision decide(HttpServletRequest request, HttpServletResponse response) {
+	/**
+	 * Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on,
+	 * holding nothing).
+	 */
+	private @Nullable Decision decide(HttpServletRequest request, HttpServletResponse response,
+			RequestLifecycle lifecycle) {
 		long start = System.nanoTime();
 		try {
 			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
@@ -102,12 +142,15 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 				return null;
 			}
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification);
+			lifecycle.decided(decision);
 			this.headers.write(decision, response::setHeader);
 			this.listener.onDecision(decision, System.nanoTime() - start);
 			return decision;
 		}
 		catch (RuntimeException ex) {
 			logger.error("Rate limiter failed; admitting the request", ex);
+			// what the decision took is given back now: the request goes on as if no limit applied
+			lifecycle.end();
 			return null;
 		}
 	}

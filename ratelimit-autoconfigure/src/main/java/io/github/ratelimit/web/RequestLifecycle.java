@@ -1,0 +1,59 @@
+package io.github.ratelimit.web;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.core.Completion;
+import io.github.ratelimit.core.Decision;
+
+/**
+ * What one request holds from its decision until its response is done, for both web adapters: they
+ * report the decision, the end of its wait and the end of the response, and this gives back the waiting
+ * slot and the concurrency permits exactly once, whichever way the request ends.
+ * <p>
+ * The end may come first: a reactive request cancelled while its store decides gets its decision
+ * afterwards, and that decision is given back as soon as it arrives. One instance per request;
+ * thread-safe, and every method may be called any number of times.
+ */
+public final class RequestLifecycle {
+
+	private static final Object ENDED = new Object();
+
+	/** {@code null} until decided, then the decision's {@link Completion}, then {@link #ENDED}. */
+	private final AtomicReference<@Nullable Object> state = new AtomicReference<>();
+
+	/**
+	 * The limiter decided: the request now holds what the decision's {@link Decision#completion()
+	 * completion} gives back. After {@link #end()}, gives it back at once.
+	 * @param decision the decision
+	 */
+	public void decided(Decision decision) {
+		Completion completion = decision.completion();
+		if (completion == Completion.NONE || this.state.compareAndSet(null, completion)) {
+			return;
+		}
+		if (this.state.get() != completion) {
+			// the response ended before the decision came: nothing will end it again
+			completion.responseDone();
+		}
+	}
+
+	/** The request waited for its tokens, or stops waiting: frees its waiting slot. */
+	public void waitOver() {
+		if (this.state.get() instanceof Completion completion) {
+			completion.waitOver();
+		}
+	}
+
+	/**
+	 * The response is done, whichever way (completed, failed, timed out, aborted, cancelled), or the request
+	 * will not go on: gives back everything it holds, now and when a decision still arrives.
+	 */
+	public void end() {
+		if (this.state.getAndSet(ENDED) instanceof Completion completion) {
+			completion.responseDone();
+		}
+	}
+
+}

@@ -1,0 +1,43 @@
+package io.github.ratelimit.web;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.PolicyOptions;
+import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
+import io.github.ratelimit.policy.PolicyOptions.Tuning;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.RateLimitStore;
+
+/** Limiters for the lifecycle tests of the web filters. */
+public final class LifecycleLimiters {
+
+	private LifecycleLimiters() {
+	}
+
+	/**
+	 * A limiter of anonymous callers by address, with a limit no test reaches ({@code 1000/1m}) and a
+	 * {@code max-wait} of 10s in the default group, so a request told to wait holds a waiting slot.
+	 * @param store the store
+	 * @return the limiter
+	 */
+	public static RateLimiter generous(RateLimitStore store) {
+		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
+				Map.of("default", new GroupOptions(new Tuning(null, null), 0, Duration.ofSeconds(10))));
+		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1000/1m"))),
+				Map.of(), Set.of(), "rl:", options);
+		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
+				policies.tiers(), "anonymous", "anonymous");
+		return new RateLimiter(identifier, policies, store, FailureMode.OPEN, null, Clock.systemUTC());
+	}
+
+}
