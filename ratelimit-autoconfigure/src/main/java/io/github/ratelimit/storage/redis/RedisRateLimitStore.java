@@ -28,8 +28,9 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * <li><b>A burst is not an outage.</b> {@code timeout} is how long Redis may stay <em>silent</em>: a
  * decision fails (and counts against the breaker) when its answer is late and Redis has answered nothing
  * on the connection for {@code timeout} since it was sent, not counting time this JVM was too busy to
- * read an answer. While more than {@value #BURST_IN_FLIGHT} decisions are in flight (a burst), Redis may
- * stay silent {@value #BURST_SILENCE_FACTOR} times as long. A decision that Redis keeps answering around
+ * read an answer. While more than {@value #BURST_IN_FLIGHT} decisions are in flight (a burst), and for
+ * {@value #BURST_SILENCE_FACTOR} times {@code timeout} after, Redis may stay silent
+ * {@value #BURST_SILENCE_FACTOR} times as long. A decision that Redis keeps answering around
  * waits for its own answer, up to {@value #MAX_WAIT_FACTOR} times {@code timeout}; even then it gets the
  * failure mode without counting against the breaker. So neither a hot key nor a saturated application can
  * switch enforcement off for everyone, and a silent Redis costs a request {@code timeout}.</li>
@@ -85,6 +86,12 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 
 	/** Decisions sent and not answered yet. */
 	private final AtomicInteger inFlight = new AtomicInteger();
+
+	/**
+	 * Until when the store counts as in a burst: a burst's last decisions, few in flight by then, are as
+	 * starved of CPU as its first ones were.
+	 */
+	private volatile long burstUntilNanos;
 
 	RedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
 		if (timeout.isNegative() || timeout.isZero()) {
@@ -176,7 +183,9 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		}
 		// a future of our own, so callers see StoreUnavailableException itself, never a CompletionException
 		CompletableFuture<StoreDecision> result = new CompletableFuture<>();
-		this.inFlight.incrementAndGet();
+		if (this.inFlight.incrementAndGet() > BURST_IN_FLIGHT) {
+			this.burstUntilNanos = started + this.burstSilenceNanos;
+		}
 		pending.answer().whenComplete((answer, failure) -> {
 			this.inFlight.decrementAndGet();
 			if (failure == null) {
@@ -219,7 +228,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		long silent = now - Math.max(this.lastAnswerNanos, started) - Math.max(0, now - due);
 		long waited = now - started;
 		// many decisions in flight is a burst: Redis gets the longest silence before it counts as down
-		long allowed = (this.inFlight.get() > BURST_IN_FLIGHT) ? this.burstSilenceNanos : this.timeoutNanos;
+		boolean burst = this.inFlight.get() > BURST_IN_FLIGHT || now - this.burstUntilNanos < 0;
+		long allowed = burst ? this.burstSilenceNanos : this.timeoutNanos;
 		if (silent >= allowed) {
 			if (result.completeExceptionally(new StoreUnavailableException(
 					"Redis answered nothing for " + TimeUnit.NANOSECONDS.toMillis(allowed) + " ms"))) {
