@@ -1,7 +1,11 @@
 package io.github.ratelimit.storage.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
@@ -106,7 +110,25 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 			.clientClock(this.clock)
 			.build()
 			.asAsync();
+		warmUp(proxyManager);
 		return new Bucket4jSession(connection, proxyManager, this.configurations, this.maxCachedBuckets);
+	}
+
+	/**
+	 * Reads a bucket that does not exist, on the connecting thread: the first decisions then do not wait
+	 * while this JVM loads the code that sends and reads Bucket4j's commands. A failure here is harmless.
+	 */
+	private void warmUp(AsyncProxyManager<byte[]> proxyManager) {
+		try {
+			proxyManager.getProxyConfiguration("ratelimit:warm-up:absent".getBytes(StandardCharsets.UTF_8))
+				.get(maxWait().toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			// the first decision pays for it instead
+		}
 	}
 
 }

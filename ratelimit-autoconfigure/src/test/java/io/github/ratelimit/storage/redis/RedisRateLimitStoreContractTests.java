@@ -246,8 +246,8 @@ abstract class RedisRateLimitStoreContractTests {
 		assertThat(admitted).isEqualTo(50);
 		assertThat(first.circuitBreaker().state()).isEqualTo(State.CLOSED);
 		assertThat(second.circuitBreaker().state()).isEqualTo(State.CLOSED);
-		assertThat(remaining(first.decide(List.of(ip)), 0)).as("the 450 refusals took nothing")
-			.containsExactly(100000 - 51);
+		long left = remaining(first.decide(List.of(ip)), 0)[0];
+		assertThat(left).as("the 450 refusals took nothing").isBetween(100000L - 51, 100000L - 51 + giveBackSlack());
 	}
 
 	@Test
@@ -370,6 +370,14 @@ abstract class RedisRateLimitStoreContractTests {
 	 */
 	abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
 			@Nullable ManualTimeMeter clock);
+
+	/**
+	 * How many tokens a burst's give-backs may overshoot: none when one script decides each request
+	 * atomically.
+	 */
+	protected long giveBackSlack() {
+		return 0;
+	}
 
 	protected final RedisRateLimitStore<?> connectedStore() {
 		return connectedStore((ManualTimeMeter) null);
