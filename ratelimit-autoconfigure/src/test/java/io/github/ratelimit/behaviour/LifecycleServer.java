@@ -11,7 +11,9 @@ import java.util.Set;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletRegistration;
+import org.jspecify.annotations.Nullable;
 import io.github.bucket4j.TimeMeter;
+import io.lettuce.core.RedisClient;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServer;
@@ -33,15 +35,22 @@ import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisConnector;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.test.redis.RedisTestServer;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.PermitLedger;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * A bare server on a free port, Tomcat or Netty, with the rate-limit filter in front of a small app and
- * buckets in memory; the app's callers are anonymous, known by address ({@code 127.0.0.1}).
+ * buckets in memory or in the tests' Redis; the app's callers are anonymous, known by address ({@code 127.0.0.1}).
  * <ul>
  * <li>{@code /capped/**}: group {@code capped}, {@value #PERMITS} requests in flight at once, no rate limit.
  * {@code ok} answers at once, {@code fail} throws, {@code hold} waits for the {@link LifecycleGate},
@@ -57,7 +66,9 @@ final class LifecycleServer implements AutoCloseable {
 
 	static final Duration MAX_WAIT = Duration.ofMillis(2100);
 
-	private final PermitLedger ledger = new PermitLedger(new InMemoryRateLimitStore(10_000, TimeMeter.SYSTEM_NANOTIME));
+	private final @Nullable RedisRateLimitStore<?> redisStore;
+
+	private final PermitLedger ledger;
 
 	private final LifecycleGate gate = new LifecycleGate();
 
@@ -65,8 +76,24 @@ final class LifecycleServer implements AutoCloseable {
 
 	private final WebServer server;
 
-	private LifecycleServer(Stack stack, int maxWaiting) {
-		this.limiter = limiter(this.ledger, maxWaiting);
+	private LifecycleServer(Stack stack, int maxWaiting, boolean redis) {
+		String prefix = "rl:";
+		if (redis) {
+			// the default strategy and timeout, as a user who kept the defaults has them
+			RedisScriptRateLimitStore store = new RedisScriptRateLimitStore(
+					RedisConnector.of(RedisClient.create(RedisTestServer.url())), RedisRateLimitStore.DEFAULT_TIMEOUT,
+					new CircuitBreaker(), RedisScriptRateLimitStore.DEFAULT_LEASE_TIME);
+			store.start();
+			await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
+			this.redisStore = store;
+			prefix = RedisTestServer.uniqueKeyPrefix("lifecycle");
+		}
+		else {
+			this.redisStore = null;
+		}
+		this.ledger = new PermitLedger((this.redisStore != null) ? this.redisStore
+				: new InMemoryRateLimitStore(10_000, TimeMeter.SYSTEM_NANOTIME));
+		this.limiter = limiter(this.ledger, maxWaiting, prefix);
 		EndpointClassifier classifier = new EndpointClassifier(List.of(),
 				List.of(rule("/capped/**", "capped"), rule("/wait/**", "wait")), List::of);
 		// as the auto-configuration does at startup: not lazily, under a lock, on the first requests' event loops
@@ -106,16 +133,28 @@ final class LifecycleServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	static LifecycleServer start(Stack stack, int maxWaiting) {
-		return new LifecycleServer(stack, maxWaiting);
+		return new LifecycleServer(stack, maxWaiting, false);
 	}
 
-	private static RateLimiter limiter(PermitLedger store, int maxWaiting) {
+	/**
+	 * Starts a server.
+	 * @param stack the web stack
+	 * @param maxWaiting the most requests that may wait for tokens at once
+	 * @param redis whether the buckets are in the tests' Redis (script strategy, default timeout) rather
+	 * than in memory
+	 * @return the running server
+	 */
+	static LifecycleServer start(Stack stack, int maxWaiting, boolean redis) {
+		return new LifecycleServer(stack, maxWaiting, redis);
+	}
+
+	private static RateLimiter limiter(PermitLedger store, int maxWaiting, String prefix) {
 		Tuning inherit = new Tuning(null, null);
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 				Map.of("capped", new GroupOptions(inherit, PERMITS, Duration.ZERO), "wait",
 						new GroupOptions(inherit, 0, MAX_WAIT)));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("wait", "1/1s"))), Map.of(),
-				Set.of("capped", "wait"), "rl:", options);
+				Set.of("capped", "wait"), prefix, options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				policies.tiers(), "anonymous", "anonymous");
 		return new RateLimiter(identifier, policies, store, FailureMode.OPEN, null, Clock.systemUTC(), maxWaiting);
@@ -145,6 +184,9 @@ final class LifecycleServer implements AutoCloseable {
 	public void close() {
 		this.gate.open();
 		this.server.stop();
+		if (this.redisStore != null) {
+			this.redisStore.close();
+		}
 	}
 
 }

@@ -47,6 +47,11 @@ abstract class RequestLifecycleBehaviourTests {
 		this.stack = stack;
 	}
 
+	/** Whether the buckets are in the tests' Redis rather than in memory. */
+	protected boolean redis() {
+		return false;
+	}
+
 	@BeforeEach
 	void markBlockingCalls() {
 		this.blockingMark = BlockingCallDetector.mark();
@@ -68,7 +73,7 @@ abstract class RequestLifecycleBehaviourTests {
 
 	protected LifecycleServer server(int maxWaiting) {
 		if (this.server == null) {
-			this.server = LifecycleServer.start(this.stack, maxWaiting);
+			this.server = LifecycleServer.start(this.stack, maxWaiting, redis());
 		}
 		return this.server;
 	}

@@ -59,7 +59,16 @@ public final class PermitLedger implements RateLimitStore {
 
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
-		StoreDecision decision = this.delegate.decide(checks);
+		return counted(this.delegate.decide(checks));
+	}
+
+	@Override
+	public CompletableFuture<StoreDecision> decideAsync(List<LimitCheck> checks) {
+		// the delegate's own asynchronous path: a Redis store must not block an event loop here
+		return this.decisions.thenCompose((ready) -> this.delegate.decideAsync(checks)).thenApply(this::counted);
+	}
+
+	private StoreDecision counted(StoreDecision decision) {
 		if (!decision.admitted()) {
 			return decision;
 		}
@@ -74,11 +83,6 @@ public final class PermitLedger implements RateLimitStore {
 		};
 		long wait = (this.waitMillis > 0) ? this.waitMillis : decision.waitMillis();
 		return new StoreDecision(true, decision.results(), wait, counted);
-	}
-
-	@Override
-	public CompletableFuture<StoreDecision> decideAsync(List<LimitCheck> checks) {
-		return this.decisions.thenApply((ready) -> decide(checks));
 	}
 
 	/** Permits taken and not given back (negative when some were given back twice). */
