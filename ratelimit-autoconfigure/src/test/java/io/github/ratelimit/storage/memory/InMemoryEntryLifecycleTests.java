@@ -19,6 +19,7 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.test.ManualTimeMeter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InMemoryEntryLifecycleTests {
 
-	private final ManualClock clock = new ManualClock(Instant.parse("2030-06-10T12:00:00Z"));
+	private final ManualTimeMeter clock = new ManualTimeMeter(Instant.parse("2030-06-10T12:00:00Z"));
 
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10, this.clock, this.clock);
 

@@ -4,13 +4,14 @@ import java.time.Instant;
 
 import io.github.ratelimit.storage.PolicyKindsStoreContractTests;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.test.ManualTimeMeter;
 
 /**
  * The memory store against the contract of the policy kinds, on a clock the test moves.
  */
 class InMemoryPolicyKindsTests extends PolicyKindsStoreContractTests {
 
-	private final ManualClock clock = new ManualClock(Instant.EPOCH);
+	private final ManualTimeMeter clock = new ManualTimeMeter(Instant.EPOCH);
 
 	@Override
 	protected RateLimitStore newStore() {
