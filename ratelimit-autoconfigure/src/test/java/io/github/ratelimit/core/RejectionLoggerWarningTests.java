@@ -1,0 +1,100 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.PolicyOptions;
+import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
+import io.github.ratelimit.policy.PolicyOptions.Tuning;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
+import io.github.ratelimit.test.ManualTimeMeter;
+import io.github.ratelimit.test.TestRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The warnings log: would-be refusals of observed limits and soft limits, bounded like rejections.
+ */
+class RejectionLoggerWarningTests {
+
+	private final Logger logger = (Logger) LoggerFactory.getLogger("io.github.ratelimit.warnings");
+
+	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+	private final AtomicLong nanos = new AtomicLong();
+
+	private final RejectionLogger rejectionLogger = new RejectionLogger(3, this.nanos::get);
+
+	private final RateLimiter limiter = new RateLimiter(
+			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"), "anonymous",
+					"anonymous"),
+			PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "2/1h", "soft", "10/1h"))), Map.of(),
+					Set.of("observed", "soft"), "rl:",
+					new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
+							Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
+									new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
+			new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null, Clock.systemUTC());
+
+	@BeforeEach
+	void attach() {
+		this.appender.start();
+		this.logger.addAppender(this.appender);
+	}
+
+	@AfterEach
+	void detach() {
+		this.logger.detachAppender(this.appender);
+	}
+
+	private void request(String group) {
+		Decision decision = this.limiter.decide(TestRequest.from("198.51.100.9"), Classification.of(group, 1));
+		this.rejectionLogger.onDecision(decision, 0);
+	}
+
+	@Test
+	void observedWouldBeRefusalsAreLoggedAndBounded() {
+		request("observed");
+		request("observed");
+		assertThat(this.appender.list).isEmpty();
+		for (int i = 0; i < 100; i++) {
+			request("observed");
+		}
+		assertThat(this.appender.list).hasSize(3)
+			.first()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("would_refuse mode=observe", "policy=anonymous-ip-default", "id=198.51.100.9");
+	}
+
+	@Test
+	void softLimitIsLoggedFromTheThresholdOn() {
+		for (int i = 0; i < 7; i++) {
+			request("soft");
+		}
+		assertThat(this.appender.list).isEmpty();
+		request("soft");
+		assertThat(this.appender.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("near_limit warn_at=80%", "policy=anonymous-ip-soft", "remaining=2");
+	}
+
+}
