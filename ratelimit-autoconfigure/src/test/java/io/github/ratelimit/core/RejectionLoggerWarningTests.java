@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -53,8 +54,13 @@ class RejectionLoggerWarningTests {
 									new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
 			new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null, Clock.systemUTC());
 
+	private Level level;
+
 	@BeforeEach
 	void attach() {
+		// an application context started earlier in this JVM may have set the levels
+		this.level = this.logger.getLevel();
+		this.logger.setLevel(Level.INFO);
 		this.appender.start();
 		this.logger.addAppender(this.appender);
 	}
@@ -62,6 +68,7 @@ class RejectionLoggerWarningTests {
 	@AfterEach
 	void detach() {
 		this.logger.detachAppender(this.appender);
+		this.logger.setLevel(this.level);
 	}
 
 	private void request(String group) {

@@ -190,14 +190,18 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			this.inFlight.decrementAndGet();
 			if (failure == null) {
 				this.lastAnswerNanos = System.nanoTime();
-				// when the timer got there first it abandoned the decision, which gives back what this answer took
-				if (result.complete(answer)) {
+				// when the timer got there first it abandoned the decision, which gives back what this answer took;
+				// otherwise the breaker hears of the success before the caller does
+				if (!result.isDone()) {
 					this.circuitBreaker.recordSuccess();
+					result.complete(answer);
 				}
 			}
-			else if (result.completeExceptionally(unavailable(failure))) {
+			else if (!result.isDone()) {
 				this.circuitBreaker.recordFailure();
-				pending.abandon();
+				if (result.completeExceptionally(unavailable(failure))) {
+					pending.abandon();
+				}
 			}
 		});
 		watch(result, pending, started, started + this.timeoutNanos);
@@ -231,9 +235,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		boolean burst = this.inFlight.get() > BURST_IN_FLIGHT || now - this.burstUntilNanos < 0;
 		long allowed = burst ? this.burstSilenceNanos : this.timeoutNanos;
 		if (silent >= allowed) {
+			// the breaker hears of the failure before the caller does
+			this.circuitBreaker.recordFailure();
 			if (result.completeExceptionally(new StoreUnavailableException(
 					"Redis answered nothing for " + TimeUnit.NANOSECONDS.toMillis(allowed) + " ms"))) {
-				this.circuitBreaker.recordFailure();
 				pending.abandon();
 			}
 		}
