@@ -13,15 +13,6 @@ import io.github.ratelimit.test.ManualTimeMeter;
  */
 class Bucket4jRedisRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 
-	/**
-	 * Known: under a burst from two instances on a cold JVM, the compensating give-backs over Bucket4j's
-	 * batched compare-and-swap have come out one token high (never low: nothing is drained). README, Status.
-	 */
-	@Override
-	protected long giveBackSlack() {
-		return 1;
-	}
-
 	@Override
 	RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
 			@Nullable ManualTimeMeter clock) {
