@@ -3,12 +3,16 @@ package io.github.ratelimit.storage.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.AsyncBucketProxy;
 import io.github.bucket4j.distributed.proxy.AsyncProxyManager;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce.LettuceBasedProxyManagerBuilder;
@@ -44,6 +48,11 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 
 	/** Kept past the refill so that instances whose clocks disagree slightly never see a key vanish early. */
 	private static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(1);
+
+	/** The bucket of the warm-up at connect: gone a second after it is full again, if not deleted. */
+	private static final BucketConfiguration WARM_UP_BUCKET = BucketConfiguration.builder()
+		.addLimit((limit) -> limit.capacity(1).refillGreedy(1, Duration.ofSeconds(1)))
+		.build();
 
 	// enough for a dozen instances on one hot key (batching leaves one contender per instance); the wait bounds the rest
 	private static final int MAX_CAS_ATTEMPTS = 16;
@@ -115,13 +124,19 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	}
 
 	/**
-	 * Reads a bucket that does not exist, on the connecting thread: the first decisions then do not wait
-	 * while this JVM loads the code that sends and reads Bucket4j's commands. A failure here is harmless.
+	 * Takes a token from a bucket of its own and gives it back, on the connecting thread, then deletes the
+	 * bucket: the first decisions then do not wait while this JVM loads the code that sends and reads
+	 * Bucket4j's compare-and-swap commands. A failure here is harmless.
 	 */
 	private void warmUp(AsyncProxyManager<byte[]> proxyManager) {
+		byte[] key = ("ratelimit:warm-up:" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+		long wait = maxWait().toMillis();
 		try {
-			proxyManager.getProxyConfiguration("ratelimit:warm-up:absent".getBytes(StandardCharsets.UTF_8))
-				.get(maxWait().toMillis(), TimeUnit.MILLISECONDS);
+			AsyncBucketProxy bucket = proxyManager.builder()
+				.build(key, () -> CompletableFuture.completedFuture(WARM_UP_BUCKET));
+			bucket.asVerbose().tryConsume(1).get(wait, TimeUnit.MILLISECONDS);
+			bucket.asVerbose().addTokens(1).get(wait, TimeUnit.MILLISECONDS);
+			proxyManager.removeProxy(key).get(wait, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
