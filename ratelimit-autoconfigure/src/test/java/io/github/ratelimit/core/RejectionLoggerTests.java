@@ -3,11 +3,15 @@ package io.github.ratelimit.core;
 import io.github.ratelimit.policy.Classification;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -18,6 +22,10 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.PolicyOptions;
+import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
+import io.github.ratelimit.policy.PolicyOptions.Tuning;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
@@ -31,6 +39,12 @@ class RejectionLoggerTests {
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
+	private final Logger warningsLogger = (Logger) LoggerFactory.getLogger("io.github.ratelimit.warnings");
+
+	private final ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+
+	private final Map<Logger, Level> levels = new HashMap<>();
+
 	private final AtomicLong nanos = new AtomicLong();
 
 	private final RejectionLogger rejectionLogger = new RejectionLogger(3, this.nanos::get);
@@ -38,22 +52,40 @@ class RejectionLoggerTests {
 	private final RateLimiter limiter = new RateLimiter(
 			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"), "anonymous",
 					"anonymous"),
-			PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h"))), Map.of(), Set.of(), "rl:"),
+			PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))), Map.of(),
+					Set.of("observed", "soft"), "rl:",
+					new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
+							Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
+									new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
 			new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null, Clock.systemUTC());
 
 	@BeforeEach
 	void attach() {
-		this.appender.start();
-		this.logger.addAppender(this.appender);
+		attach(this.logger, this.appender);
+		attach(this.warningsLogger, this.warnings);
+	}
+
+	// an application context started earlier in this JVM may have set the levels
+	private void attach(Logger logger, ListAppender<ILoggingEvent> appender) {
+		this.levels.put(logger, logger.getLevel());
+		logger.setLevel(Level.INFO);
+		appender.start();
+		logger.addAppender(appender);
 	}
 
 	@AfterEach
 	void detach() {
 		this.logger.detachAppender(this.appender);
+		this.warningsLogger.detachAppender(this.warnings);
+		this.levels.forEach(Logger::setLevel);
 	}
 
 	private void request() {
-		Decision decision = this.limiter.decide(TestRequest.from("198.51.100.4"), Classification.of("default", 1));
+		request("default");
+	}
+
+	private void request(String group) {
+		Decision decision = this.limiter.decide(TestRequest.from("198.51.100.4"), Classification.of(group, 1));
 		this.rejectionLogger.onDecision(decision, 0);
 	}
 
@@ -80,6 +112,36 @@ class RejectionLoggerTests {
 		request();
 		assertThat(this.appender.list).hasSize(4);
 		assertThat(this.appender.list.get(3).getFormattedMessage()).contains("suppressed=997");
+	}
+
+	@Test
+	void observedWouldBeRefusalsAreLoggedAsWarningsAndBounded() {
+		// the observed group counts against the default limit, 1 an hour, and never refuses
+		request("observed");
+		assertThat(this.warnings.list).isEmpty();
+		for (int i = 0; i < 100; i++) {
+			request("observed");
+		}
+		assertThat(this.appender.list).isEmpty();
+		assertThat(this.warnings.list).hasSize(3)
+			.first()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("would_refuse mode=observe", "policy=anonymous-ip-default", "id=198.51.100.4");
+	}
+
+	@Test
+	void softLimitIsLoggedFromTheThresholdOn() {
+		// 10 an hour, warn-at 80%: 2 left is the threshold
+		for (int i = 0; i < 7; i++) {
+			request("soft");
+		}
+		assertThat(this.warnings.list).isEmpty();
+		request("soft");
+		assertThat(this.warnings.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("near_limit warn_at=80%", "policy=anonymous-ip-soft", "remaining=2");
 	}
 
 }
