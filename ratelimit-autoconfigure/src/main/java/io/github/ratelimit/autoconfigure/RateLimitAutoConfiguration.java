@@ -35,7 +35,11 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.control.ControlStore;
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -67,6 +71,30 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	PolicyRegistry rateLimitPolicyRegistry(PolicyTable policyTable) {
+		return new PolicyRegistry(policyTable);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControlStore rateLimitControlStore() {
+		return new InMemoryControlStore(Clock.systemUTC());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	RuntimeControl rateLimitRuntimeControl(RateLimitProperties properties, ControlStore controlStore,
+			PolicyRegistry policyRegistry) {
+		RuntimeControl control = new RuntimeControl(controlStore, policyRegistry,
+				RateLimitPropertiesValidator.accessRules(properties.getAccess(), policyRegistry.current()),
+				RateLimitPropertiesValidator.banRules(properties), Clock.systemUTC(),
+				RateLimitPropertiesValidator.refreshInterval(properties.getControl()));
+		control.start();
+		return control;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	ClientIpResolver rateLimitClientIpResolver(RateLimitProperties properties) {
 		return RateLimitPropertiesValidator.clientIpResolver(properties.getIdentity());
 	}
@@ -74,7 +102,8 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	CallerIdentifier rateLimitCallerIdentifier(RateLimitProperties properties, PolicyTable policyTable,
-			ClientIpResolver clientIpResolver, ObjectProvider<IdentityResolver> identityResolvers) {
+			PolicyRegistry policyRegistry, ClientIpResolver clientIpResolver,
+			ObjectProvider<IdentityResolver> identityResolvers) {
 		RateLimitProperties.Identity identity = properties.getIdentity();
 		List<IdentityResolver> resolvers = new ArrayList<>(identityResolvers.orderedStream().toList());
 		if (!identity.getApiKeys().isEmpty()) {
@@ -83,8 +112,9 @@ public final class RateLimitAutoConfiguration {
 		if (SpringSecurityResolvers.isPresent()) {
 			resolvers.add(SpringSecurityResolvers.create(identity));
 		}
-		return new CallerIdentifier(resolvers, clientIpResolver, policyTable.tiers(), identity.getAnonymousTier(),
-				identity.getAuthenticatedTier());
+		// the tiers of the table in force: a table replaced at runtime may add or remove tiers
+		return new CallerIdentifier(resolvers, clientIpResolver, (tier) -> policyRegistry.current().hasTier(tier),
+				identity.getAnonymousTier(), identity.getAuthenticatedTier());
 	}
 
 	@Bean
@@ -108,7 +138,7 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
-			RateLimitStore store) {
+			RuntimeControl runtimeControl, RateLimitStore store) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
 		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty()) {
@@ -119,7 +149,7 @@ public final class RateLimitAutoConfiguration {
 			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),
 					policyTable.groups(), store.getClass().getSimpleName(), storage.getFailureMode());
 		}
-		return new RateLimiter(callerIdentifier, policyTable, store, storage.getFailureMode(), fallback,
+		return new RateLimiter(callerIdentifier, runtimeControl, store, storage.getFailureMode(), fallback,
 				Clock.systemUTC(), properties.getWaiting().getMaxRequests());
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.identity.ForwardedHeader;
 
@@ -76,6 +77,24 @@ public class RateLimitProperties {
 	private final Quotas quotas = new Quotas();
 
 	private final Waiting waiting = new Waiting();
+
+	private final Access access = new Access();
+
+	private final Bans bans = new Bans();
+
+	private final Control control = new Control();
+
+	public Access getAccess() {
+		return this.access;
+	}
+
+	public Bans getBans() {
+		return this.bans;
+	}
+
+	public Control getControl() {
+		return this.control;
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -198,6 +217,15 @@ public class RateLimitProperties {
 		 */
 		private @Nullable String warnAt;
 
+		/**
+		 * Automatic bans for refusals in this group; each unset setting is the tier's, else ratelimit.bans'.
+		 */
+		private final BanSettings bans = new BanSettings();
+
+		public BanSettings getBans() {
+			return this.bans;
+		}
+
 		public long getConcurrency() {
 			return this.concurrency;
 		}
@@ -299,6 +327,15 @@ public class RateLimitProperties {
 		 */
 		private @Nullable String warnAt;
 
+		/**
+		 * Automatic bans for refusals of the tier's callers; each unset setting is ratelimit.bans'.
+		 */
+		private final BanSettings bans = new BanSettings();
+
+		public BanSettings getBans() {
+			return this.bans;
+		}
+
 		public Map<String, Limit> getUser() {
 			return this.user;
 		}
@@ -360,6 +397,156 @@ public class RateLimitProperties {
 	/**
 	 * Calendar quotas (N/day, N/week, N/month).
 	 */
+	public static class Access {
+
+		/**
+		 * Callers that bypass every limit: addresses or CIDR ranges ("203.0.113.0/24"), "user:<name>",
+		 * "org:<id>" or "key:<SHA-256 of the key>". Add " as <tier>" to give them a tier instead
+		 * ("user:partner-bot as partner"). Addresses are the client address as resolved through trusted
+		 * proxies only.
+		 */
+		private List<String> allow = new ArrayList<>();
+
+		/**
+		 * Callers refused with 403 (code access_denied) before any limit is checked: addresses or CIDR
+		 * ranges, "user:<name>", "org:<id>" or "key:<SHA-256 of the key>". A deny rule wins over an allow
+		 * rule.
+		 */
+		private List<String> deny = new ArrayList<>();
+
+		public List<String> getAllow() {
+			return this.allow;
+		}
+
+		public void setAllow(List<String> allow) {
+			this.allow = allow;
+		}
+
+		public List<String> getDeny() {
+			return this.deny;
+		}
+
+		public void setDeny(List<String> deny) {
+			this.deny = deny;
+		}
+
+	}
+
+	/**
+	 * Automatic bans: a caller (its user, else its API key, else its address) refused this often within
+	 * the window gets 403 (code banned) until the ban ends; a repeat offender's ban lasts twice as long as
+	 * its last one, up to max-duration. Off unless refusals is set here, in a tier or in a group.
+	 */
+	public static class Bans extends BanSettings {
+
+		public Bans() {
+			setRefusals(0);
+			setWindow(BanRules.Settings.DEFAULT_WINDOW);
+			setDuration(BanRules.Settings.DEFAULT_DURATION);
+			setMaxDuration(BanRules.Settings.DEFAULT_MAX_DURATION);
+			setMemory(BanRules.Settings.DEFAULT_MEMORY);
+		}
+
+	}
+
+	/**
+	 * Ban settings; each unset one is inherited.
+	 */
+	public static class BanSettings {
+
+		/**
+		 * Refusals within the window that start a ban; 0 bans nobody.
+		 */
+		private @Nullable Integer refusals;
+
+		/**
+		 * The window refusals are counted in.
+		 */
+		private @Nullable Duration window;
+
+		/**
+		 * How long a first ban lasts.
+		 */
+		private @Nullable Duration duration;
+
+		/**
+		 * The longest ban, however often the caller offended.
+		 */
+		private @Nullable Duration maxDuration;
+
+		/**
+		 * How long after a ban ends a new ban still counts as a repeat (and lasts twice as long).
+		 */
+		private @Nullable Duration memory;
+
+		public @Nullable Integer getRefusals() {
+			return this.refusals;
+		}
+
+		public void setRefusals(@Nullable Integer refusals) {
+			this.refusals = refusals;
+		}
+
+		public @Nullable Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(@Nullable Duration window) {
+			this.window = window;
+		}
+
+		public @Nullable Duration getDuration() {
+			return this.duration;
+		}
+
+		public void setDuration(@Nullable Duration duration) {
+			this.duration = duration;
+		}
+
+		public @Nullable Duration getMaxDuration() {
+			return this.maxDuration;
+		}
+
+		public void setMaxDuration(@Nullable Duration maxDuration) {
+			this.maxDuration = maxDuration;
+		}
+
+		public @Nullable Duration getMemory() {
+			return this.memory;
+		}
+
+		public void setMemory(@Nullable Duration memory) {
+			this.memory = memory;
+		}
+
+		BanRules.Settings toSettings() {
+			return new BanRules.Settings(this.refusals, this.window, this.duration, this.maxDuration, this.memory);
+		}
+
+	}
+
+	/**
+	 * Runtime control: overrides, access rules and bans set while the application runs, shared through
+	 * the store.
+	 */
+	public static class Control {
+
+		/**
+		 * How often each instance asks the store whether overrides, rules or bans changed: the longest a
+		 * change made on one instance takes to apply on the others.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(1);
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+	}
+
 	public static class Quotas {
 
 		/**

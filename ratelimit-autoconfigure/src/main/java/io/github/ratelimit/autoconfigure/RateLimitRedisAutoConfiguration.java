@@ -29,6 +29,8 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisConnector;
+import io.github.ratelimit.storage.redis.RedisControlStore;
+import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
@@ -44,6 +46,8 @@ import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 @Conditional({ OnRateLimitEnabledCondition.class, RateLimitRedisAutoConfiguration.RedisStorageCondition.class })
 @EnableConfigurationProperties(RateLimitProperties.class)
 public final class RateLimitRedisAutoConfiguration {
+
+	private static final int CONTROL_TIMEOUT_SECONDS = 2;
 
 	private static final String BUCKET4J_LETTUCE = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
 
@@ -89,6 +93,18 @@ public final class RateLimitRedisAutoConfiguration {
 		};
 		store.start();
 		return store;
+	}
+
+	/**
+	 * Overrides, access rules and bans in the same Redis, so every instance applies the same ones. Operator
+	 * reads and writes wait at most {@value #CONTROL_TIMEOUT_SECONDS} s for Redis; the request path never
+	 * waits for this store.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(ControlStore.class)
+	RedisControlStore rateLimitControlStore(LettuceConnectionFactory connectionFactory, RateLimitProperties properties) {
+		return new RedisControlStore(RedisConnector.of(connectionFactory::getRequiredNativeClient),
+				properties.getStorage().getKeyPrefix(), Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS));
 	}
 
 	private static Duration leaseTime(RateLimitProperties.Redis redis) {

@@ -21,7 +21,8 @@ import io.github.ratelimit.policy.Policy;
  * @param binding the state reported in {@code RateLimit} and named as the reason: on rejection the
  * violated bandwidth with the longest wait (ties: org, user, token, ip); otherwise the one closest to
  * exhaustion. {@code null} when no policy was checked.
- * @param retryAfterSeconds on {@link Outcome#REJECTED}, seconds until the request could pass (at least
+ * @param retryAfterSeconds on {@link Outcome#REJECTED}, seconds until the request could pass; on
+ * {@link Outcome#BANNED}, seconds until the ban ends (at least
  * 1); otherwise 0
  * @param blockedBy on {@link Outcome#BLOCKED}, the policy whose limit is {@code 0}; otherwise {@code null}
  * @param decidedAt when it was decided

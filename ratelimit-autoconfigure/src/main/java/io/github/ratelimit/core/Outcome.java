@@ -17,6 +17,12 @@ public enum Outcome {
 	/** A limit of {@code 0} blocks the caller's tier from the group: 403, waiting never helps. */
 	BLOCKED,
 
+	/** A deny rule names the caller: 403, no store was asked. */
+	DENIED,
+
+	/** The caller is banned for repeated refusals: 403 until the ban ends. */
+	BANNED,
+
 	/** The store could not decide and {@code failure-mode} is {@code open}: admitted, and counted. */
 	ADMITTED_ON_ERROR,
 

@@ -19,10 +19,14 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.ratelimit.control.AccessVerdict;
+import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
@@ -45,7 +49,9 @@ public final class RateLimiter {
 
 	private final CallerIdentifier identifier;
 
-	private final PolicyTable policies;
+	private final PolicyRegistry registry;
+
+	private final @Nullable RuntimeControl control;
 
 	private final RateLimitStore store;
 
@@ -90,12 +96,35 @@ public final class RateLimiter {
 	 */
 	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
 			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
+		this(identifier, new PolicyRegistry(policies), null, store, failureMode, fallbackStore, clock, maxWaiting);
+	}
+
+	/**
+	 * Creates a limiter under runtime control: overrides, allow and deny rules and bans apply, and the
+	 * policy table is the control's registry's.
+	 * @param identifier identifies callers
+	 * @param control the runtime control
+	 * @param store the store that decides
+	 * @param failureMode what to do when the store cannot decide
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
+	 */
+	public RateLimiter(CallerIdentifier identifier, RuntimeControl control, RateLimitStore store,
+			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
+		this(identifier, control.registry(), control, store, failureMode, fallbackStore, clock, maxWaiting);
+	}
+
+	private RateLimiter(CallerIdentifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
+			RateLimitStore store, FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock,
+			int maxWaiting) {
+		this.registry = registry;
+		this.control = control;
 		this.maxWaiting = maxWaiting;
 		if (failureMode == FailureMode.LOCAL && fallbackStore == null) {
 			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
 		}
 		this.identifier = identifier;
-		this.policies = policies;
 		this.store = store;
 		this.failureMode = failureMode;
 		this.fallbackStore = fallbackStore;
@@ -118,7 +147,7 @@ public final class RateLimiter {
 		catch (RuntimeException ex) {
 			return onStoreFailure(plan, ex);
 		}
-		return evaluate(plan, storeDecision);
+		return recorded(evaluate(plan, storeDecision));
 	}
 
 	/** Decides a request without blocking the calling thread. The future never completes exceptionally. */
@@ -135,7 +164,15 @@ public final class RateLimiter {
 			future = CompletableFuture.failedFuture(ex);
 		}
 		return future.handle((storeDecision, failure) -> (failure != null) ? onStoreFailure(plan, unwrap(failure))
-				: evaluate(plan, storeDecision));
+				: recorded(evaluate(plan, storeDecision)));
+	}
+
+	// a refusal counts towards a ban of the caller, where its tier or group bans
+	private Decision recorded(Decision decision) {
+		if (decision.outcome() == Outcome.REJECTED && this.control != null) {
+			this.control.refused(decision.identity(), decision.identity().tier(), decision.classification().group());
+		}
+		return decision;
 	}
 
 	private Plan plan(ClientRequest request, Classification classification) {
@@ -144,9 +181,36 @@ public final class RateLimiter {
 			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification),
 					false);
 		}
-		List<Policy> applicable = this.policies.policies(identity.tier(), classification.group());
+		PolicyTable table = this.registry.current();
+		List<Policy> applicable;
+		RuntimeControl control = this.control;
+		if (control != null) {
+			if (control.hasAccessRules()) {
+				String address = control.accessNeedsAddress() ? this.identifier.address(request) : identity.ip();
+				AccessVerdict verdict = control.access(identity, address);
+				if (verdict.denied() || verdict.bypasses()) {
+					// decided by rule alone: no store is asked
+					Outcome outcome = verdict.denied() ? Outcome.DENIED : Outcome.UNLIMITED;
+					return new Plan(identity, classification, List.of(), decision(outcome, identity, classification),
+							false);
+				}
+				if (verdict.tier() != null) {
+					identity = identity.withTier(verdict.tier());
+				}
+			}
+			Ban ban = control.ban(identity);
+			if (ban != null) {
+				Decision banned = new Decision(Outcome.BANNED, identity, classification, List.of(), null,
+						ban.secondsLeft(this.clock.millis()), null, this.clock.instant());
+				return new Plan(identity, classification, List.of(), banned, false);
+			}
+			applicable = control.policies(identity, classification.group());
+		}
+		else {
+			applicable = table.policies(identity.tier(), classification.group());
+		}
 		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
-		long maxWait = this.policies.options().group(classification.group()).maxWait().toMillis();
+		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
 		for (Policy policy : applicable) {
 			String id = identity.idFor(policy.dimension());
 			if (id != null) {
@@ -159,14 +223,14 @@ public final class RateLimiter {
 		InlineLimit inline = classification.inline();
 		boolean perUser = identity.user() != null;
 		if (inline != null) {
-			Policy policy = this.policies.inline(inline, perUser);
+			Policy policy = table.inline(inline, perUser);
 			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
 					maxWait);
 			if (blocked != null) {
 				return new Plan(identity, classification, List.of(), blocked, false);
 			}
 		}
-		Policy concurrency = this.policies.groupConcurrency(classification.group(), perUser);
+		Policy concurrency = table.groupConcurrency(classification.group(), perUser);
 		if (concurrency != null) {
 			addCheck(checks, concurrency, identity.idFor(concurrency.dimension()), identity, classification, 0);
 		}
@@ -345,9 +409,14 @@ public final class RateLimiter {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
-	/** The policies of this limiter. */
+	/** The policies in force. */
 	public PolicyTable policies() {
-		return this.policies;
+		return this.registry.current();
+	}
+
+	/** The runtime control of this limiter, or {@code null} when it has none. */
+	public @Nullable RuntimeControl control() {
+		return this.control;
 	}
 
 	private record Plan(Identity identity, Classification classification, List<LimitCheck> checks,

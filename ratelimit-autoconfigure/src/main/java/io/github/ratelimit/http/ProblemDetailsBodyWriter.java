@@ -66,6 +66,8 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		return switch (decision.outcome()) {
 			case REJECTED -> rejected(decision, requestId);
 			case BLOCKED -> blocked(decision, requestId);
+			case DENIED -> denied(decision, requestId);
+			case BANNED -> banned(decision, requestId);
 			case UNAVAILABLE -> unavailable(decision, requestId);
 			case UNLIMITED, ALLOWED, ADMITTED_ON_ERROR -> throw new IllegalArgumentException(
 					"Outcome " + decision.outcome() + " admits the request; it has no rejection body");
@@ -143,6 +145,37 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		}
 		return json.string("group", group)
 			.string("tier", tier)
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
+	}
+
+	private byte[] denied(Decision decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
+		return new JsonWriter().string("type", BLANK_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", "Access to this API is denied to this client.")
+			.string("code", "access_denied")
+			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
+	}
+
+	private byte[] banned(Decision decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
+		long retryAfter = Math.max(1, decision.retryAfterSeconds());
+		StringBuilder detail = new StringBuilder(96)
+			.append("This client is banned for repeatedly exceeding its rate limits. ");
+		appendRetryAfter(detail, retryAfter);
+		return new JsonWriter().string("type", BLANK_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", detail.toString())
+			.string("code", "banned")
+			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
+			.number("retry_after", retryAfter)
+			.string("reset_at", resetAt(decision.decidedAt(), retryAfter))
 			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
 			.toBytes();
 	}

@@ -164,7 +164,7 @@ public final class RateLimitHeaders {
 			header.accept(RATE_LIMIT_WARNING, warning(decision.warnings()));
 		}
 		Outcome outcome = decision.outcome();
-		if (outcome == Outcome.REJECTED) {
+		if (outcome == Outcome.REJECTED || outcome == Outcome.BANNED) {
 			header.accept(RETRY_AFTER, Long.toString(Math.max(1, decision.retryAfterSeconds())));
 			header.accept(CACHE_CONTROL, NO_STORE);
 		}
@@ -172,7 +172,7 @@ public final class RateLimitHeaders {
 			header.accept(RETRY_AFTER, ONE_SECOND);
 			header.accept(CACHE_CONTROL, NO_STORE);
 		}
-		else if (outcome == Outcome.BLOCKED) {
+		else if (outcome == Outcome.BLOCKED || outcome == Outcome.DENIED) {
 			header.accept(CACHE_CONTROL, NO_STORE);
 		}
 	}

@@ -37,7 +37,8 @@ public enum RateLimitStatus {
 
 	/**
 	 * Returns the status of a refusing outcome.
-	 * @param outcome {@link Outcome#REJECTED}, {@link Outcome#BLOCKED} or {@link Outcome#UNAVAILABLE}
+	 * @param outcome {@link Outcome#REJECTED}, {@link Outcome#BLOCKED}, {@link Outcome#DENIED},
+	 * {@link Outcome#BANNED} or {@link Outcome#UNAVAILABLE}
 	 * @return the status
 	 * @throws IllegalArgumentException when the outcome admits the request, which keeps the application's
 	 * own status
@@ -45,7 +46,7 @@ public enum RateLimitStatus {
 	public static RateLimitStatus of(Outcome outcome) {
 		return switch (outcome) {
 			case REJECTED -> TOO_MANY_REQUESTS;
-			case BLOCKED -> FORBIDDEN;
+			case BLOCKED, DENIED, BANNED -> FORBIDDEN;
 			case UNAVAILABLE -> SERVICE_UNAVAILABLE;
 			case UNLIMITED, ALLOWED, ADMITTED_ON_ERROR -> throw new IllegalArgumentException(
 					"Outcome " + outcome + " admits the request; it has no refusal status");

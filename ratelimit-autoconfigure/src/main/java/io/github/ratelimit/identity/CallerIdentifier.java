@@ -2,6 +2,7 @@ package io.github.ratelimit.identity;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,7 @@ public final class CallerIdentifier {
 
 	private final ClientIpResolver ipResolver;
 
-	private final Set<String> tiers;
+	private final Predicate<String> isTier;
 
 	private final String anonymousTier;
 
@@ -37,9 +38,23 @@ public final class CallerIdentifier {
 	 */
 	public CallerIdentifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Set<String> tiers,
 			String anonymousTier, String authenticatedTier) {
+		this(resolvers, ipResolver, Set.copyOf(tiers)::contains, anonymousTier, authenticatedTier);
+	}
+
+	/**
+	 * Creates an identifier that asks which tiers exist on every request (the tiers of a policy table that
+	 * may be replaced at runtime).
+	 * @param resolvers the resolvers, in the order to ask them
+	 * @param ipResolver finds the client address
+	 * @param isTier whether a tier is configured: a caller naming another tier gets {@code authenticatedTier}
+	 * @param anonymousTier the tier of anonymous callers
+	 * @param authenticatedTier the tier of verified callers that name no configured tier
+	 */
+	public CallerIdentifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Predicate<String> isTier,
+			String anonymousTier, String authenticatedTier) {
 		this.resolvers = List.copyOf(resolvers);
 		this.ipResolver = ipResolver;
-		this.tiers = Set.copyOf(tiers);
+		this.isTier = isTier;
 		this.anonymousTier = anonymousTier;
 		this.authenticatedTier = authenticatedTier;
 	}
@@ -58,12 +73,17 @@ public final class CallerIdentifier {
 				return Identity.anonymous(ip, this.anonymousTier);
 			}
 			if (caller != null) {
-				String tier = (caller.tier() != null && this.tiers.contains(caller.tier())) ? caller.tier()
+				String tier = (caller.tier() != null && this.isTier.test(caller.tier())) ? caller.tier()
 						: this.authenticatedTier;
 				return new Identity(caller.user(), caller.org(), caller.token(), ip, tier, true);
 			}
 		}
 		return Identity.anonymous(ip, this.anonymousTier);
+	}
+
+	/** The client address of a request, not grouped: what allow and deny ranges match. */
+	public String address(ClientRequest request) {
+		return this.ipResolver.resolveAddress(request);
 	}
 
 }

@@ -55,7 +55,7 @@ public final class CredentialHashes {
 	 * @param sha256Hex the SHA-256 of the credential as 64 lower-case hex digits
 	 * @return the token id
 	 */
-	static String tokenIdOfSha256(String sha256Hex) {
+	public static String tokenIdOfSha256(String sha256Hex) {
 		return TOKEN_ID_PREFIX + sha256Hex.substring(0, TOKEN_ID_HEX_LENGTH);
 	}
 

@@ -29,6 +29,11 @@ public record Identity(@Nullable String user, @Nullable String org, @Nullable St
 		};
 	}
 
+	/** This caller in another tier (an allow rule's). */
+	public Identity withTier(String tier) {
+		return new Identity(this.user, this.org, this.token, this.ip, tier, this.authenticated);
+	}
+
 	/** An anonymous caller known by address only. */
 	public static Identity anonymous(String ip, String tier) {
 		return new Identity(null, null, null, ip, tier, false);

@@ -24,6 +24,9 @@ public final class Policy {
 	/** The tier name used for a group's own concurrency cap, which applies to every tier. */
 	public static final String GROUP = "group";
 
+	/** The tier name of limits set at runtime for one identity (they count in the tier's buckets). */
+	public static final String OVERRIDE = "override";
+
 	/** The group name of a tier's quotas that count every request of the tier, whatever its group. */
 	public static final String ALL_GROUPS = "all";
 
@@ -40,6 +43,8 @@ public final class Policy {
 	private final String keyPrefix;
 
 	private final List<String> bandwidthNames;
+
+	private final String limitFingerprint;
 
 	private final Mode mode;
 
@@ -80,12 +85,14 @@ public final class Policy {
 		this.group = group;
 		this.limit = limit;
 		this.name = tier + "-" + dimension.key() + "-" + group;
-		// <prefix><scope>:<group>:<limits fingerprint>:<id>. The fingerprint gives a changed limit fresh
-		// buckets instead of state shaped for the old one; the backstop and handler limits have scopes of
-		// their own so they never share a bucket with a tier's limit.
+		// <prefix><scope>:<group>:<shape fingerprint>:<id>. The shape is the kinds and windows of the items, not
+		// their amounts: a limit changed to other amounts (or an override) keeps the buckets and the tokens spent
+		// in them, a limit over other windows gets fresh ones instead of state shaped for the old one. The
+		// backstop and handler limits have scopes of their own so they never share a bucket with a tier's limit.
 		boolean ownScope = isBackstop() || INLINE.equals(tier) || GROUP.equals(tier) || ALL_GROUPS.equals(group);
 		String scope = ownScope ? dimension.key() + "-" + (ALL_GROUPS.equals(group) ? ALL_GROUPS : tier) : dimension.key();
-		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(limit.spec()) + ":";
+		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(shape(limit)) + ":";
+		this.limitFingerprint = fingerprint(limit.spec());
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
 				: bandwidths.stream().map((bandwidth) -> this.name + "-" + bandwidth.label()).toList();
@@ -131,6 +138,7 @@ public final class Policy {
 		this.limit = policy.limit;
 		this.keyPrefix = policy.keyPrefix;
 		this.bandwidthNames = policy.bandwidthNames;
+		this.limitFingerprint = policy.limitFingerprint;
 		this.mode = mode;
 		this.warnAtPercent = warnAtPercent;
 	}
@@ -198,6 +206,32 @@ public final class Policy {
 	/** The store key of this policy's bucket for {@code id}, an already escaped identity id. */
 	public String storeKey(String escapedId) {
 		return this.keyPrefix.concat(escapedId);
+	}
+
+	/**
+	 * A short hash of the limit's exact text, for stores that cannot reshape a bucket's state in place and
+	 * need a bucket per exact limit (the Bucket4j strategy).
+	 */
+	public String limitFingerprint() {
+		return this.limitFingerprint;
+	}
+
+	// the kinds and windows of the items, in order: what a bucket's state is shaped by
+	private static String shape(Limit limit) {
+		StringBuilder shape = new StringBuilder();
+		for (Bandwidth bandwidth : limit.bandwidths()) {
+			if (bandwidth instanceof TokenBucket bucket) {
+				shape.append('b').append(bucket.period().toMillis());
+			}
+			else if (bandwidth instanceof CalendarQuota quota) {
+				shape.append('q').append(quota.period()).append(quota.zone());
+			}
+			else {
+				shape.append('c');
+			}
+			shape.append(';');
+		}
+		return shape.toString();
 	}
 
 	@Override

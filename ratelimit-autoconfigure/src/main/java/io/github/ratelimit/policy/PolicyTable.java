@@ -90,10 +90,11 @@ public final class PolicyTable {
 		Map<String, Map<Dimension, Map<String, Policy>>> tierPolicies = new LinkedHashMap<>();
 		tiers.forEach((tier, dimensions) -> {
 			checkName("ratelimit.tiers." + tier, tier);
-			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)) {
+			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)
+					|| Policy.OVERRIDE.equals(tier)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
-						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits and of "
-								+ "groups' concurrency caps)",
+						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits, of "
+								+ "groups' concurrency caps and of runtime overrides)",
 						"premium");
 			}
 			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
@@ -208,6 +209,34 @@ public final class PolicyTable {
 	public @Nullable Policy groupConcurrency(String group, boolean perUser) {
 		Policy[] policies = this.groupConcurrency.get(group);
 		return (policies != null) ? policies[perUser ? 0 : 1] : null;
+	}
+
+	/**
+	 * The policy of a limit set at runtime for one identity ({@code override-<dimension>-<group>}). It counts
+	 * in the same buckets as the tier limit it replaces, so spent tokens stay spent.
+	 * @param property how the caller names the value in an error ({@code limit})
+	 * @param dimension the dimension
+	 * @param group a configured group, {@code default}, or {@value Policy#ALL_GROUPS} for a quota over every
+	 * request
+	 * @param text the limit string
+	 * @return the policy
+	 * @throws InvalidRateLimitConfigurationException as the startup check reports a bad limit
+	 */
+	public Policy overridePolicy(String property, Dimension dimension, String group, String text) {
+		if (!this.groups.contains(group) && !Policy.ALL_GROUPS.equals(group)) {
+			throw new InvalidRateLimitConfigurationException(property, group, "unknown endpoint group '" + group
+					+ "'; known groups are " + this.groups + " and " + Policy.ALL_GROUPS + " (a quota over every group)",
+					Classification.DEFAULT_GROUP);
+		}
+		Limit limit;
+		try {
+			limit = LimitParser.parse(text, this.options.zone());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException(property, text, ex.getMessage(), LimitParser.EXAMPLE);
+		}
+		return new Policy(Policy.OVERRIDE, dimension, group, limit, this.storeKeyPrefix,
+				this.options.modeOf(Policy.OVERRIDE, group), this.options.warnAtOf(Policy.OVERRIDE, group));
 	}
 
 	/** The options the table was built with (modes, soft limits, waiting, quota zone). */

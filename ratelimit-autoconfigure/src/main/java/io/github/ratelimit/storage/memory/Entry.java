@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketState;
+import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.VerboseResult;
 import org.jspecify.annotations.Nullable;
 
@@ -19,11 +20,22 @@ class Entry {
 
 	final @Nullable Bucket bucket;
 
-	final LimitLayout layout;
+	volatile LimitLayout layout;
 
 	Entry(@Nullable Bucket bucket, LimitLayout layout) {
 		this.bucket = bucket;
 		this.layout = layout;
+	}
+
+	/**
+	 * Takes on another limit of the same shape (a changed limit or an override): the token buckets keep
+	 * the tokens they hold, at most the new capacity, and refill at the new rate; counts stay.
+	 */
+	synchronized void adopt(LimitLayout other) {
+		if (this.bucket != null && other.tokenBuckets() != null) {
+			this.bucket.replaceConfiguration(other.tokenBuckets(), TokensInheritanceStrategy.AS_IS);
+		}
+		this.layout = other;
 	}
 
 	/** Tries to take the check's share, all of it or nothing, and records what was found. */

@@ -130,6 +130,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			if (entry == null) {
 				entry = this.buckets.get(check.key(), (key) -> newEntry(layout));
 			}
+			adopt(entry, layout);
 			Attempt attempt = new Attempt(check, entry);
 			entry.take(attempt, nowMillis);
 			if (attempt.waitNanos > 0) {
@@ -142,11 +143,20 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		Attempt[] attempt = new Attempt[1];
 		this.buckets.asMap().compute(check.key(), (key, found) -> {
 			Entry entry = (found instanceof CountingEntry) ? found : newEntry(layout);
+			adopt(entry, layout);
 			attempt[0] = new Attempt(check, entry);
 			entry.take(attempt[0], nowMillis);
 			return entry;
 		});
 		return attempt[0];
+	}
+
+	// a key's limit changed to one of the same shape (see Policy#storeKey): keep the state, take the limit
+	private static void adopt(Entry entry, LimitLayout layout) {
+		LimitLayout current = entry.layout;
+		if (current != layout && !current.sameLimit(layout)) {
+			entry.adopt(layout);
+		}
 	}
 
 	private void giveBack(Attempt attempt) {

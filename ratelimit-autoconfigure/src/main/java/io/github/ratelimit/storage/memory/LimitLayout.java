@@ -34,8 +34,11 @@ final class LimitLayout {
 
 	private final long idleNanos;
 
+	private final String spec;
+
 	LimitLayout(Policy policy) {
 		this.bandwidths = policy.limit().bandwidths();
+		this.spec = policy.limit().spec();
 		this.slots = new int[this.bandwidths.size()];
 		ConfigurationBuilder builder = BucketConfiguration.builder();
 		int buckets = 0;
@@ -62,6 +65,16 @@ final class LimitLayout {
 		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
 		// an emptied bucket is full again after this: forgetting it then changes nothing
 		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
+	}
+
+	/** The Bucket4j configuration of the token buckets, {@code null} when the limit has none. */
+	@Nullable BucketConfiguration tokenBuckets() {
+		return this.tokenBuckets;
+	}
+
+	/** Whether this layout is of the same limit as {@code other} (two policies may share one limit). */
+	boolean sameLimit(LimitLayout other) {
+		return other == this || other.spec.equals(this.spec);
 	}
 
 	List<Bandwidth> bandwidths() {

@@ -49,10 +49,15 @@ final class Bucket4jSession implements RedisSession {
 		return this.connection.isOpen();
 	}
 
-	/** The proxy of the bucket a check takes tokens from. */
+	/**
+	 * The proxy of the bucket a check takes tokens from. Bucket4j keeps the configuration a bucket was
+	 * created with in Redis and would go on applying it after the limit changed, so each exact limit has a
+	 * bucket of its own here: a changed limit starts with a full bucket on this strategy.
+	 */
 	AsyncBucketProxy bucket(LimitCheck check) {
-		AsyncBucketProxy bucket = this.buckets.getIfPresent(check.key());
-		return (bucket != null) ? bucket : this.buckets.get(check.key(), (key) -> newBucket(key, check));
+		String key = check.key() + "~" + check.policy().limitFingerprint();
+		AsyncBucketProxy bucket = this.buckets.getIfPresent(key);
+		return (bucket != null) ? bucket : this.buckets.get(key, (k) -> newBucket(k, check));
 	}
 
 	private AsyncBucketProxy newBucket(String key, LimitCheck check) {

@@ -1,0 +1,123 @@
+package io.github.ratelimit.control;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyTable;
+
+/**
+ * The overrides in force, compiled for the request path: dimension, then id, then group. For a request,
+ * an identity's override for the request's group (else for {@code default}) replaces what its tier gives
+ * that dimension, and an override for {@code all} replaces the tier-wide quota. The per-IP backstop,
+ * handler limits and group concurrency caps stay.
+ */
+final class Overrides {
+
+	static final Overrides NONE = new Overrides(Map.of());
+
+	private final Map<Dimension, Map<String, Map<String, Timed>>> byDimension;
+
+	private Overrides(Map<Dimension, Map<String, Map<String, Timed>>> byDimension) {
+		this.byDimension = byDimension;
+	}
+
+	/**
+	 * Compiles overrides against a table. An override the table no longer accepts (its group was removed
+	 * from the configuration) is skipped and reported to {@code invalid}.
+	 */
+	static Overrides compile(List<LimitOverride> overrides, PolicyTable table,
+			java.util.function.BiConsumer<LimitOverride, RuntimeException> invalid) {
+		if (overrides.isEmpty()) {
+			return NONE;
+		}
+		Map<Dimension, Map<String, Map<String, Timed>>> byDimension = new EnumMap<>(Dimension.class);
+		for (LimitOverride override : overrides) {
+			Policy policy;
+			try {
+				policy = table.overridePolicy("limit", override.dimension(), override.group(), override.limit());
+			}
+			catch (RuntimeException ex) {
+				invalid.accept(override, ex);
+				continue;
+			}
+			long expiresAt = (override.expiresAt() != null) ? override.expiresAt().toEpochMilli() : Long.MAX_VALUE;
+			byDimension.computeIfAbsent(override.dimension(), (key) -> new HashMap<>())
+				.computeIfAbsent(override.id(), (key) -> new HashMap<>())
+				.put(override.group(), new Timed(policy, expiresAt));
+		}
+		return new Overrides(byDimension);
+	}
+
+	boolean isEmpty() {
+		return this.byDimension.isEmpty();
+	}
+
+	/** The policies of a request with the caller's overrides in place of its tier's limits. */
+	List<Policy> apply(List<Policy> policies, Identity identity, String group, long nowMillis) {
+		List<Policy> result = null;
+		for (Map.Entry<Dimension, Map<String, Map<String, Timed>>> entry : this.byDimension.entrySet()) {
+			Dimension dimension = entry.getKey();
+			String id = identity.idFor(dimension);
+			Map<String, Timed> byGroup = (id != null) ? entry.getValue().get(id) : null;
+			if (byGroup == null) {
+				continue;
+			}
+			Policy groupPolicy = live(byGroup.get(group), nowMillis);
+			if (groupPolicy == null) {
+				groupPolicy = live(byGroup.get(Classification.DEFAULT_GROUP), nowMillis);
+			}
+			Policy allPolicy = live(byGroup.get(Policy.ALL_GROUPS), nowMillis);
+			if (groupPolicy == null && allPolicy == null) {
+				continue;
+			}
+			if (result == null) {
+				result = new ArrayList<>(policies);
+			}
+			if (groupPolicy != null) {
+				result.removeIf((policy) -> isTierLimit(policy, dimension) && !Policy.ALL_GROUPS.equals(policy.group()));
+				result.add(groupPolicy);
+			}
+			if (allPolicy != null) {
+				result.removeIf((policy) -> isTierLimit(policy, dimension) && Policy.ALL_GROUPS.equals(policy.group()));
+				result.add(allPolicy);
+			}
+		}
+		return (result != null) ? result : policies;
+	}
+
+	/** The live override policies of one identity in one dimension, by group. */
+	Map<String, Policy> of(Dimension dimension, String id, long nowMillis) {
+		Map<String, Timed> byGroup = this.byDimension.getOrDefault(dimension, Map.of()).getOrDefault(id, Map.of());
+		Map<String, Policy> live = new HashMap<>();
+		byGroup.forEach((group, timed) -> {
+			Policy policy = live(timed, nowMillis);
+			if (policy != null) {
+				live.put(group, policy);
+			}
+		});
+		return live;
+	}
+
+	private static boolean isTierLimit(Policy policy, Dimension dimension) {
+		String tier = policy.tier();
+		return policy.dimension() == dimension && !Policy.BACKSTOP.equals(tier) && !Policy.INLINE.equals(tier)
+				&& !Policy.GROUP.equals(tier);
+	}
+
+	private static @Nullable Policy live(@Nullable Timed timed, long nowMillis) {
+		return (timed != null && timed.expiresAt > nowMillis) ? timed.policy : null;
+	}
+
+	private record Timed(Policy policy, long expiresAt) {
+	}
+
+}
