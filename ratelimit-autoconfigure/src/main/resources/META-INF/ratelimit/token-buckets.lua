@@ -19,6 +19,7 @@
 --     'q' quota, start, end, next end of the period, in ms               a calendar quota
 --     'c' permits, retry in ms                                           a concurrency cap
 -- 'release', 'renew', per lease: lease id, permits of the bucket's concurrency cap
+-- A check of cost 0 takes nothing, not even a permit: it reads the state of its bucket.
 --
 -- A bucket is a hash: t = when it was last written (ms); "b" = level of token bucket item b, or count
 -- used of quota item b; "eb" = end of the period quota item b counts; "p1".."pN" = the permits of the
@@ -294,7 +295,8 @@ for r = 1, count do
     local check = checks[i]
     local state = check.state
     local cost = check.cost
-    local taking = not refund and admitted and check.has
+    -- a check of cost 0 reads its bucket and takes nothing (operators' inspection)
+    local taking = not refund and admitted and check.has and cost > 0
     if refund or taking then
       state.dirty = true
     end

@@ -41,7 +41,10 @@ public interface ControlStore {
 	 */
 	CompletableFuture<@Nullable Ban> recordRefusal(String subject, BanRule rule);
 
-	/** Lifts a ban and forgets the subject's offences; answers whether it was banned. */
+	/**
+	 * Ends a ban now; answers whether the subject was banned. Its offences are remembered as if the ban had
+	 * run its course, so its next ban still lasts twice as long.
+	 */
 	boolean liftBan(String subject);
 
 }

@@ -228,6 +228,11 @@ public final class RuntimeControl implements AutoCloseable {
 		return this.snapshot.access.rules().stream().filter((rule) -> !rule.expired(now)).toList();
 	}
 
+	/** Whether a rule comes from configuration (it cannot be deleted at runtime). */
+	public boolean isConfigured(AccessRule rule) {
+		return this.configuredRules.contains(rule);
+	}
+
 	/** The bans in force. */
 	public List<Ban> bans() {
 		long now = this.clock.millis();

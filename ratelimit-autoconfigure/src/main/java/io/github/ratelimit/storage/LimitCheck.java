@@ -19,8 +19,9 @@ import io.github.ratelimit.policy.Policy;
 public record LimitCheck(Policy policy, String key, long cost, boolean enforced, long maxWaitMillis) {
 
 	public LimitCheck {
-		if (cost < 1) {
-			throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+		// 0 only for RateLimitStore#inspect, which takes nothing
+		if (cost < 0) {
+			throw new IllegalArgumentException("cost must not be negative, was " + cost);
 		}
 		if (maxWaitMillis < 0) {
 			throw new IllegalArgumentException("maxWaitMillis must not be negative, was " + maxWaitMillis);

@@ -28,6 +28,29 @@ public interface RateLimitStore {
 	 * @param checks every bucket the request needs tokens from (not empty)
 	 * @return the decision
 	 */
+	/**
+	 * Reads the state of buckets without taking anything from them, for operators (the Actuator
+	 * endpoint). A bucket that does not exist is reported full.
+	 * @param checks the buckets to read; each result reports the state the check's cost would meet
+	 * @return one result per check, in order
+	 * @throws StoreUnavailableException when the backend cannot answer
+	 * @throws UnsupportedOperationException when the store cannot read buckets
+	 */
+	default List<CheckResult> inspect(List<LimitCheck> checks) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot read buckets");
+	}
+
+	/**
+	 * Forgets buckets, as if they had never been used: they start full. Permits held in them are
+	 * forgotten too (their requests' releases then find nothing).
+	 * @param checks the buckets
+	 * @throws StoreUnavailableException when the backend cannot answer
+	 * @throws UnsupportedOperationException when the store cannot forget buckets
+	 */
+	default void reset(List<LimitCheck> checks) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot reset buckets");
+	}
+
 	default CompletableFuture<StoreDecision> decideAsync(List<LimitCheck> checks) {
 		try {
 			return CompletableFuture.completedFuture(decide(checks));

@@ -74,14 +74,35 @@ class PolicyTableTests {
 	}
 
 	@Test
-	void storeKeysAreNamespacedAndChangeWhenTheLimitChanges() {
+	void storeKeysAreNamespacedKeptForOtherAmountsAndChangedForOtherWindows() {
 		Map<String, Map<String, Map<String, String>>> tiers = new LinkedHashMap<>();
 		tiers.put("free", Map.of("user", Map.of("default", "10/1m")));
 		Policy before = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
-		tiers.put("free", Map.of("user", Map.of("default", "20/1m")));
-		Policy after = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
+		tiers.put("free", Map.of("user", Map.of("default", "20/1m burst 30")));
+		Policy moreTokens = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
+		tiers.put("free", Map.of("user", Map.of("default", "10/1h")));
+		Policy otherWindow = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
 		assertThat(before.storeKey("alice")).startsWith("app1:user:default:").endsWith(":alice");
-		assertThat(before.storeKey("alice")).isNotEqualTo(after.storeKey("alice"));
+		// other amounts keep the bucket and what was spent from it; another window starts afresh
+		assertThat(moreTokens.storeKey("alice")).isEqualTo(before.storeKey("alice"));
+		assertThat(otherWindow.storeKey("alice")).isNotEqualTo(before.storeKey("alice"));
+		assertThat(moreTokens.limitFingerprint()).isNotEqualTo(before.limitFingerprint());
+	}
+
+	@Test
+	void overridePoliciesCountInTheBucketsOfTheTierLimitTheyReplace() {
+		PolicyTable table = PolicyTable.build(Map.of("free", Map.of("org", Map.of("default", "100/1m"))), Map.of(),
+				Set.of("export"), "rl:");
+		Policy tier = table.policies("free", "default").get(0);
+		Policy override = table.overridePolicy("limit", Dimension.ORG, "default", "500/1m");
+		assertThat(override.name()).isEqualTo("override-org-default");
+		assertThat(override.storeKey("acme")).isEqualTo(tier.storeKey("acme"));
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> table.overridePolicy("limit", Dimension.ORG, "default", "100 per minute"))
+			.satisfies((ex) -> assertThat(ex.getMessage()).startsWith("Invalid value '100 per minute' for property 'limit'"));
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> table.overridePolicy("limit", Dimension.ORG, "nope", "1/1m"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("unknown endpoint group 'nope'"));
 	}
 
 	@Test

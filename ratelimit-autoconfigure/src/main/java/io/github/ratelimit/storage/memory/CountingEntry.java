@@ -71,6 +71,40 @@ final class CountingEntry extends Entry {
 		attempt.took = had;
 	}
 
+	@Override
+	synchronized void peek(Attempt attempt, long nowMillis) {
+		boolean had = peekTokens(attempt);
+		long cost = attempt.check.cost();
+		List<Bandwidth> items = this.layout.bandwidths();
+		for (int i = 0; i < attempt.found.length; i++) {
+			Bandwidth item = items.get(i);
+			if (item instanceof CalendarQuota quota) {
+				int q = this.layout.slot(i);
+				boolean current = nowMillis < this.periodEnds[q] && nowMillis >= this.periodStarts[q];
+				attempt.found[i] = quota.quota() - (current ? this.used[q] : 0);
+				attempt.periodEnds[i] = current ? this.periodEnds[q] : quota.window(nowMillis).end();
+				had &= attempt.found[i] >= cost;
+			}
+			else if (item instanceof ConcurrencyLimit concurrency) {
+				attempt.found[i] = concurrency.permits() - this.held;
+				had &= attempt.found[i] >= 1;
+			}
+		}
+		attempt.had = had;
+		attempt.took = false;
+	}
+
+	@Override
+	synchronized void copyTo(Entry fresh) {
+		super.copyTo(fresh);
+		if (fresh instanceof CountingEntry counting && counting.used.length == this.used.length) {
+			System.arraycopy(this.used, 0, counting.used, 0, this.used.length);
+			System.arraycopy(this.periodStarts, 0, counting.periodStarts, 0, this.used.length);
+			System.arraycopy(this.periodEnds, 0, counting.periodEnds, 0, this.used.length);
+			counting.held = this.held;
+		}
+	}
+
 	/** Counts from zero when the time is past the period counted so far. */
 	private void enterPeriod(int q, CalendarQuota quota, long nowMillis) {
 		if (nowMillis < this.periodStarts[q] || nowMillis >= this.periodEnds[q]) {

@@ -44,6 +44,40 @@ class Entry {
 		attempt.took = attempt.had;
 	}
 
+	/** Records what each item holds for the check's cost, taking nothing. */
+	void peek(Attempt attempt, long nowMillis) {
+		attempt.had = peekTokens(attempt);
+		attempt.took = false;
+	}
+
+	/** Records what the token buckets hold; answers whether they hold the check's cost. */
+	final boolean peekTokens(Attempt attempt) {
+		Bucket bucket = this.bucket;
+		if (bucket == null) {
+			return true;
+		}
+		BucketState state = bucket.asVerbose().getAvailableTokens().getState();
+		List<Bandwidth> items = this.layout.bandwidths();
+		boolean had = true;
+		for (int i = 0; i < attempt.found.length; i++) {
+			if (items.get(i) instanceof TokenBucket) {
+				attempt.found[i] = state.getCurrentSize(this.layout.slot(i));
+				had &= attempt.found[i] >= attempt.check.cost();
+			}
+		}
+		return had;
+	}
+
+	/** Copies this entry's state into a fresh entry of the same shape (an inspection of an older limit). */
+	void copyTo(Entry fresh) {
+		if (this.bucket != null && fresh.bucket != null) {
+			long missing = fresh.bucket.getAvailableTokens() - this.bucket.getAvailableTokens();
+			if (missing > 0) {
+				fresh.bucket.consumeIgnoringRateLimits(missing);
+			}
+		}
+	}
+
 	/** Gives back what {@code attempt} took (a later check refused the request). */
 	void giveBack(Attempt attempt) {
 		giveBackTokens(attempt);

@@ -128,10 +128,17 @@ public final class InMemoryControlStore implements ControlStore {
 
 	@Override
 	public boolean liftBan(String subject) {
-		History history = this.bans.asMap().remove(subject);
+		long now = this.clock.millis();
+		boolean[] active = new boolean[1];
+		// ended now; the offence is remembered as long as it would have been, so a repeat still doubles
+		this.bans.asMap().computeIfPresent(subject, (key, history) -> {
+			active[0] = history.ban.active(now);
+			return active[0] ? new History(new Ban(subject, Instant.ofEpochMilli(now), history.ban.offence()),
+					history.forgetAt) : history;
+		});
 		this.refusals.invalidate(subject);
 		this.version.incrementAndGet();
-		return history != null && history.ban.active(this.clock.millis());
+		return active[0];
 	}
 
 	/** Refusals of one subject in its current window. */

@@ -189,6 +189,36 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 				: new Entry(layout.newBucket(this.timeMeter), layout);
 	}
 
+	@Override
+	public List<CheckResult> inspect(List<LimitCheck> checks) {
+		long nowMillis = this.clock.millis();
+		CheckResult[] results = new CheckResult[checks.size()];
+		for (int i = 0; i < results.length; i++) {
+			LimitCheck check = checks.get(i);
+			LimitLayout layout = layout(check.policy());
+			Entry entry = this.buckets.getIfPresent(check.key());
+			if (entry == null || !entry.layout.sameLimit(layout)) {
+				// not there (or shaped by an older limit it has not met yet): what the next request would find
+				Entry fresh = newEntry(layout);
+				if (entry != null) {
+					entry.copyTo(fresh);
+				}
+				entry = fresh;
+			}
+			Attempt attempt = new Attempt(check, entry);
+			entry.peek(attempt, nowMillis);
+			results[i] = Reports.of(attempt, nowMillis);
+		}
+		return List.of(results);
+	}
+
+	@Override
+	public void reset(List<LimitCheck> checks) {
+		for (LimitCheck check : checks) {
+			this.buckets.invalidate(check.key());
+		}
+	}
+
 	/** Forgets a key, as the size bound does (tests). */
 	void evict(String key) {
 		this.buckets.invalidate(key);

@@ -93,6 +93,11 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	}
 
 	@Override
+	byte[] bucketKey(LimitCheck check) {
+		return Bucket4jSession.key(check).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+	}
+
+	@Override
 	PendingDecision send(Bucket4jSession session, List<LimitCheck> checks) {
 		CompensatingDecision decision = new CompensatingDecision(session, checks);
 		decision.start();

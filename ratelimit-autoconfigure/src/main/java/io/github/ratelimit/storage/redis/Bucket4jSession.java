@@ -55,9 +55,14 @@ final class Bucket4jSession implements RedisSession {
 	 * bucket of its own here: a changed limit starts with a full bucket on this strategy.
 	 */
 	AsyncBucketProxy bucket(LimitCheck check) {
-		String key = check.key() + "~" + check.policy().limitFingerprint();
+		String key = key(check);
 		AsyncBucketProxy bucket = this.buckets.getIfPresent(key);
 		return (bucket != null) ? bucket : this.buckets.get(key, (k) -> newBucket(k, check));
+	}
+
+	/** The key of a check's bucket: one per exact limit. */
+	static String key(LimitCheck check) {
+		return check.key() + "~" + check.policy().limitFingerprint();
 	}
 
 	private AsyncBucketProxy newBucket(String key, LimitCheck check) {
@@ -67,6 +72,15 @@ final class Bucket4jSession implements RedisSession {
 		return this.proxyManager.builder()
 			.withOptimization(Optimizations.batching())
 			.build(key.getBytes(StandardCharsets.UTF_8), () -> configuration);
+	}
+
+	@Override
+	public java.util.concurrent.CompletableFuture<?> delete(byte[] key) {
+		this.buckets.invalidate(new String(key, StandardCharsets.UTF_8));
+		StatefulConnection<byte[], byte[]> open = this.connection;
+		io.lettuce.core.RedisFuture<Long> deleted = (open instanceof io.lettuce.core.cluster.api.StatefulRedisClusterConnection<byte[], byte[]> cluster)
+				? cluster.async().del(key) : ((io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]>) open).async().del(key);
+		return deleted.toCompletableFuture();
 	}
 
 	@Override

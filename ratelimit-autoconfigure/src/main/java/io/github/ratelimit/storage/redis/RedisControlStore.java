@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
@@ -72,6 +73,10 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	private final AtomicInteger inFlight = new AtomicInteger();
 
+	private final java.util.concurrent.atomic.AtomicBoolean connecting = new java.util.concurrent.atomic.AtomicBoolean();
+
+	private final @Nullable LongSupplier clock;
+
 	private volatile @Nullable StatefulConnection<byte[], byte[]> connection;
 
 	/**
@@ -81,6 +86,16 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	 * @param timeout how long an operator's read or write may wait for Redis
 	 */
 	public RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout) {
+		this(connector, keyPrefix, timeout, null);
+	}
+
+	/**
+	 * Creates a store for tests.
+	 * @param clock the time in ms that bans and expiries use instead of Redis's and the system's, or
+	 * {@code null}
+	 */
+	RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, @Nullable LongSupplier clock) {
+		this.clock = clock;
 		this.connector = connector;
 		this.timeout = timeout;
 		String tag = "{" + keyPrefix + "control}:";
@@ -110,7 +125,7 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	@Override
 	public ControlState load() {
 		RedisClusterCommands<byte[], byte[]> commands = sync();
-		long now = System.currentTimeMillis();
+		long now = now();
 		List<LimitOverride> overrides = new ArrayList<>();
 		List<byte[]> expiredOverrides = new ArrayList<>();
 		commands.hgetall(this.overridesKey).forEach((field, value) -> {
@@ -199,7 +214,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	public CompletableFuture<@Nullable Ban> recordRefusal(String subject, BanRule rule) {
 		StatefulConnection<byte[], byte[]> open = this.connection;
 		if (open == null || !open.isOpen()) {
-			// never connect on a request's way; the refresh connects
+			// never connect on a request's way: in the background, for the next refusal
+			connectInBackground();
 			return CompletableFuture.failedFuture(new StoreUnavailableException("control store not connected"));
 		}
 		if (this.inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
@@ -209,7 +225,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		byte[][] keys = { bytes(this.refusalsPrefix + hashed(subject)), this.bansKey, this.versionKey };
 		byte[][] args = { bytes(subject), bytes(Integer.toString(rule.refusals())),
 				bytes(Long.toString(rule.window().toMillis())), bytes(Long.toString(rule.duration().toMillis())),
-				bytes(Long.toString(rule.maxDuration().toMillis())), bytes(Long.toString(rule.memory().toMillis())) };
+				bytes(Long.toString(rule.maxDuration().toMillis())), bytes(Long.toString(rule.memory().toMillis())),
+				bytes((this.clock != null) ? Long.toString(this.clock.getAsLong()) : "") };
 		RedisClusterAsyncCommands<byte[], byte[]> commands = async(open);
 		CompletableFuture<List<Object>> reply = new CompletableFuture<>();
 		commands.<List<Object>>evalsha(this.digest, ScriptOutputType.MULTI, keys, args).whenComplete((result, failure) -> {
@@ -234,15 +251,22 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	@Override
 	public boolean liftBan(String subject) {
 		RedisClusterCommands<byte[], byte[]> commands = sync();
-		byte[] found = commands.hget(this.bansKey, bytes(subject));
-		commands.hdel(this.bansKey, bytes(subject));
+		byte[] field = bytes(subject);
+		byte[] found = commands.hget(this.bansKey, field);
 		commands.del(bytes(this.refusalsPrefix + hashed(subject)));
-		commands.incr(this.versionKey);
-		if (found == null) {
-			return false;
+		String[] parts = (found != null) ? string(found).split(":") : new String[0];
+		long now = now();
+		boolean active = parts.length == 3 && Long.parseLong(parts[0]) > now;
+		if (active) {
+			// ended now; the offence is remembered as long as it would have been, so a repeat still doubles
+			commands.hset(this.bansKey, field, bytes(now + ":" + parts[1] + ":" + parts[2]));
 		}
-		String[] parts = string(found).split(":");
-		return parts.length == 3 && Long.parseLong(parts[0]) > System.currentTimeMillis();
+		commands.incr(this.versionKey);
+		return active;
+	}
+
+	private long now() {
+		return (this.clock != null) ? this.clock.getAsLong() : System.currentTimeMillis();
 	}
 
 	@Override
@@ -255,6 +279,24 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	}
 
 	// ---- connection
+
+	private void connectInBackground() {
+		if (this.connecting.compareAndSet(false, true)) {
+			Thread thread = new Thread(() -> {
+				try {
+					connection();
+				}
+				catch (RuntimeException ex) {
+					// the refresh says so; the next refusal tries again
+				}
+				finally {
+					this.connecting.set(false);
+				}
+			}, "ratelimit-control-connect");
+			thread.setDaemon(true);
+			thread.start();
+		}
+	}
 
 	private synchronized StatefulConnection<byte[], byte[]> connection() {
 		StatefulConnection<byte[], byte[]> open = this.connection;

@@ -1,6 +1,7 @@
 package io.github.ratelimit.storage.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -112,6 +113,9 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	/** Builds the strategy's session on a freshly opened connection (on a background thread). */
+	/** How long an operator's read or reset may wait for Redis. */
+	static final long OPERATOR_TIMEOUT_NANOS = 2_000_000_000L;
+
 	abstract S openSession(StatefulConnection<byte[], byte[]> connection);
 
 	/** Sends the checks of one request to Redis. May throw instead of returning a failed answer. */
@@ -138,6 +142,38 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	/** The longest a decision waits, even for a Redis that keeps answering. */
 	public final Duration maxWait() {
 		return this.timeout.multipliedBy(MAX_WAIT_FACTOR);
+	}
+
+	/** The Redis key of a check's bucket. */
+	byte[] bucketKey(LimitCheck check) {
+		return check.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+	}
+
+	@Override
+	public void reset(List<LimitCheck> checks) {
+		S session = this.connection.session();
+		if (session == null) {
+			throw new StoreUnavailableException("Not connected to Redis");
+		}
+		List<CompletableFuture<?>> deletes = new ArrayList<>();
+		for (LimitCheck check : checks) {
+			// one key per call: on a Cluster the keys of one identity live in different slots
+			deletes.add(session.delete(bucketKey(check)));
+		}
+		try {
+			CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
+				.get(Math.max(this.timeoutNanos, OPERATOR_TIMEOUT_NANOS), TimeUnit.NANOSECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw unavailable(ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw unavailable(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new StoreUnavailableException("Interrupted while waiting for Redis", ex);
+		}
 	}
 
 	@Override

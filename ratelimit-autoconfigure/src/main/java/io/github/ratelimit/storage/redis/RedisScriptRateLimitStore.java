@@ -132,7 +132,7 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		byte[][] keys = TokenBucketScript.keys(checks);
 		byte[] leaseId = TokenBucketScript.NO_LEASE;
 		for (LimitCheck check : checks) {
-			if (this.script.permits(check) > 0) {
+			if (check.cost() > 0 && this.script.permits(check) > 0) {
 				leaseId = this.leases.newId();
 				break;
 			}
@@ -172,6 +172,16 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	private @Nullable ToIntFunction<byte[]> slotsOf(ScriptSession session) {
 		return (this.slots != null) ? this.slots : session.isCluster() ? SlotHash::getSlot : null;
+	}
+
+	/** Reads the buckets through the script with checks of cost 0, which take nothing. */
+	@Override
+	public List<CheckResult> inspect(List<LimitCheck> checks) {
+		List<LimitCheck> reads = new ArrayList<>(checks.size());
+		for (LimitCheck check : checks) {
+			reads.add(new LimitCheck(check.policy(), check.key(), 0, true, 0));
+		}
+		return decide(reads).results();
 	}
 
 	/** The leases of permits held by requests in flight (tests). */

@@ -8,6 +8,9 @@ interface RedisSession {
 	/** Whether the connection is up (neither closed nor disconnected and reconnecting). */
 	boolean isOpen();
 
+	/** Deletes a bucket's key. */
+	java.util.concurrent.CompletableFuture<?> delete(byte[] key);
+
 	/** Closes the connection (never called on a request thread). */
 	void close();
 

@@ -82,6 +82,12 @@ final class ScriptSession implements RedisSession {
 		}
 	}
 
+	@Override
+	public CompletableFuture<?> delete(byte[] key) {
+		return this.commands.<Long>eval("return redis.call('DEL', KEYS[1])", ScriptOutputType.INTEGER, key)
+			.toCompletableFuture();
+	}
+
 	/** Whether keys of one request may live on different nodes (Redis Cluster). */
 	boolean isCluster() {
 		return this.cluster;

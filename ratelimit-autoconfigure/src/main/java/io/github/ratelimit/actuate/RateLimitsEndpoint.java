@@ -1,0 +1,421 @@
+package io.github.ratelimit.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.convert.DurationStyle;
+
+import io.github.ratelimit.control.AccessRule;
+import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.LimitOverride;
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.core.StoreKeys;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.BandwidthResult;
+import io.github.ratelimit.storage.CheckResult;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreUnavailableException;
+
+/**
+ * The {@code ratelimits} Actuator endpoint. Not exposed unless the application exposes it
+ * ({@code management.endpoints.web.exposure.include=ratelimits}); its writes are POST and DELETE
+ * requests that Spring Security protects like any other Actuator operation.
+ * <ul>
+ * <li>{@code GET /actuator/ratelimits}: the policy table, overrides, rules and bans in force;</li>
+ * <li>{@code GET /actuator/ratelimits/{user|org|key|ip}/{id}}: one identity's buckets, overrides and
+ * ban;</li>
+ * <li>{@code POST /actuator/ratelimits/overrides} {@code {dimension, id, limit, group?, expires?}};
+ * {@code POST …/reset} {@code {dimension, id}}; {@code POST …/allow} {@code {subject, tier?, expires?}};
+ * {@code POST …/deny} {@code {subject, expires?}};</li>
+ * <li>{@code DELETE /actuator/ratelimits/overrides?dimension=&id=&group=}; {@code DELETE …/rules?subject=};
+ * {@code DELETE …/bans?subject=}.</li>
+ * </ul>
+ * Keys are named by their SHA-256 or token id, never by the key itself. A bad value answers 400 with the
+ * message the startup check gives for the same value in a property; a store that cannot answer, 503.
+ */
+@Endpoint(id = "ratelimits")
+public class RateLimitsEndpoint {
+
+	private final RuntimeControl control;
+
+	private final RateLimitStore store;
+
+	private final Clock clock;
+
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, Clock clock) {
+		this.control = control;
+		this.store = store;
+		this.clock = clock;
+	}
+
+	@ReadOperation
+	public Map<String, Object> ratelimits() {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("policies", policies(this.control.table()));
+		body.put("overrides", overrides());
+		body.put("rules", rules());
+		body.put("bans", bans());
+		body.put("refreshInterval", this.control.refreshInterval().toString());
+		return body;
+	}
+
+	@ReadOperation
+	public WebEndpointResponse<Map<String, Object>> section(@Selector String section) {
+		return switch (section) {
+			case "policies" -> ok(Map.of("policies", policies(this.control.table())));
+			case "overrides" -> ok(Map.of("overrides", overrides()));
+			case "rules" -> ok(Map.of("rules", rules()));
+			case "bans" -> ok(Map.of("bans", bans()));
+			default -> notFound(section);
+		};
+	}
+
+	@ReadOperation
+	public WebEndpointResponse<Map<String, Object>> identity(@Selector String dimension, @Selector String id) {
+		try {
+			Target target = target(dimension, id);
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("dimension", target.dimension.key());
+			body.put("id", target.id);
+			Map<String, String> overrides = new LinkedHashMap<>();
+			this.control.overridesOf(target.dimension, target.id)
+				.forEach((group, policy) -> overrides.put(group, policy.limit().spec()));
+			body.put("overrides", overrides);
+			Ban ban = this.control.bans().stream().filter((b) -> b.subject().equals(target.banSubject)).findFirst()
+				.orElse(null);
+			body.put("ban", (ban != null) ? ban(ban) : null);
+			List<LimitCheck> checks = checks(target);
+			try {
+				List<CheckResult> results = this.store.inspect(checks);
+				body.put("buckets", buckets(checks, results));
+			}
+			catch (UnsupportedOperationException ex) {
+				body.put("buckets", ex.getMessage());
+			}
+			return ok(body);
+		}
+		catch (IllegalArgumentException ex) {
+			return badRequest(ex.getMessage(), null);
+		}
+		catch (StoreUnavailableException ex) {
+			return unavailable(ex);
+		}
+	}
+
+	@WriteOperation
+	public WebEndpointResponse<Map<String, Object>> write(@Selector String section, @Nullable String dimension,
+			@Nullable String id, @Nullable String group, @Nullable String limit, @Nullable String expires,
+			@Nullable String subject, @Nullable String tier) {
+		try {
+			return switch (section) {
+				case "overrides" -> {
+					Target target = target(required("dimension", dimension), required("id", id));
+					LimitOverride override = this.control.setOverride(target.dimension, target.id,
+							(group != null && !group.isBlank()) ? group.strip() : "default", required("limit", limit),
+							expiry(expires));
+					yield ok(override(override));
+				}
+				case "reset" -> {
+					Target target = target(required("dimension", dimension), required("id", id));
+					List<LimitCheck> checks = checks(target);
+					this.store.reset(checks);
+					yield ok(Map.of("reset", checks.size(), "dimension", target.dimension.key(), "id", target.id));
+				}
+				case "allow", "deny" -> {
+					AccessRule.Access access = "allow".equals(section) ? AccessRule.Access.ALLOW : AccessRule.Access.DENY;
+					AccessRule parsed = AccessRule.parse(access, required("subject", subject));
+					String ruleTier = (tier != null && !tier.isBlank()) ? tier.strip() : parsed.tier();
+					AccessRule rule = new AccessRule(access, parsed.subject(), ruleTier, expiry(expires));
+					this.control.setRule(rule);
+					yield ok(rule(rule, "runtime"));
+				}
+				default -> notFound(section);
+			};
+		}
+		catch (InvalidRateLimitConfigurationException ex) {
+			return badRequest(ex.getMessage(), ex);
+		}
+		catch (IllegalArgumentException ex) {
+			return badRequest(ex.getMessage(), null);
+		}
+		catch (StoreUnavailableException | UnsupportedOperationException ex) {
+			return unavailable(ex);
+		}
+		catch (RuntimeException ex) {
+			// a Redis client failure (timeout, connection) is the store not answering, not a bug of the caller
+			return unavailable(ex);
+		}
+	}
+
+	@DeleteOperation
+	public WebEndpointResponse<Map<String, Object>> delete(@Selector String section, @Nullable String dimension,
+			@Nullable String id, @Nullable String group, @Nullable String subject) {
+		try {
+			return switch (section) {
+				case "overrides" -> {
+					Target target = target(required("dimension", dimension), required("id", id));
+					String overrideGroup = (group != null && !group.isBlank()) ? group.strip() : "default";
+					yield ok(Map.of("deleted",
+							this.control.deleteOverride(target.dimension, target.id, overrideGroup)));
+				}
+				case "rules" -> ok(Map.of("deleted", this.control.deleteRule(Subject.parse(required("subject", subject)))));
+				case "bans" -> ok(Map.of("lifted", this.control.liftBan(banSubject(required("subject", subject)))));
+				default -> notFound(section);
+			};
+		}
+		catch (IllegalArgumentException ex) {
+			return badRequest(ex.getMessage(), null);
+		}
+		catch (RuntimeException ex) {
+			return unavailable(ex);
+		}
+	}
+
+	// ---- reading
+
+	private Map<String, Object> policies(PolicyTable table) {
+		Map<String, Object> tiers = new LinkedHashMap<>();
+		for (String tier : table.tiers()) {
+			Map<String, Object> groups = new LinkedHashMap<>();
+			for (String group : table.groups()) {
+				List<Map<String, Object>> policies = new ArrayList<>();
+				for (Policy policy : table.policies(tier, group)) {
+					policies.add(policy(policy));
+				}
+				Policy concurrency = table.groupConcurrency(group, true);
+				if (concurrency != null) {
+					policies.add(policy(concurrency));
+				}
+				groups.put(group, policies);
+			}
+			tiers.put(tier, groups);
+		}
+		return tiers;
+	}
+
+	private static Map<String, Object> policy(Policy policy) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		map.put("name", policy.name());
+		map.put("dimension", policy.dimension().key());
+		map.put("limit", policy.limit().spec());
+		map.put("mode", policy.mode().name().toLowerCase(Locale.ROOT));
+		if (policy.warnAtPercent() > 0) {
+			map.put("warnAt", policy.warnAtPercent() + "%");
+		}
+		return map;
+	}
+
+	private List<Map<String, Object>> overrides() {
+		return this.control.overrides().stream().map(RateLimitsEndpoint::override).toList();
+	}
+
+	private static Map<String, Object> override(LimitOverride override) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		map.put("dimension", override.dimension().key());
+		map.put("id", override.id());
+		map.put("group", override.group());
+		map.put("limit", override.limit());
+		map.put("expiresAt", (override.expiresAt() != null) ? override.expiresAt().toString() : null);
+		return map;
+	}
+
+	private List<Map<String, Object>> rules() {
+		List<Map<String, Object>> rules = new ArrayList<>();
+		for (AccessRule rule : this.control.rules()) {
+			rules.add(rule(rule, this.control.isConfigured(rule) ? "configuration" : "runtime"));
+		}
+		return rules;
+	}
+
+	private static Map<String, Object> rule(AccessRule rule, String source) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		map.put("access", rule.access().name().toLowerCase(Locale.ROOT));
+		map.put("subject", rule.subject().toString());
+		map.put("tier", rule.tier());
+		map.put("expiresAt", (rule.expiresAt() != null) ? rule.expiresAt().toString() : null);
+		map.put("source", source);
+		return map;
+	}
+
+	private List<Map<String, Object>> bans() {
+		return this.control.bans().stream().map(this::ban).toList();
+	}
+
+	private Map<String, Object> ban(Ban ban) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		map.put("subject", ban.subject());
+		map.put("until", ban.until().toString());
+		map.put("secondsLeft", ban.secondsLeft(this.clock.millis()));
+		map.put("offence", ban.offence());
+		return map;
+	}
+
+	private static List<Map<String, Object>> buckets(List<LimitCheck> checks, List<CheckResult> results) {
+		List<Map<String, Object>> buckets = new ArrayList<>();
+		for (int i = 0; i < checks.size(); i++) {
+			Policy policy = checks.get(i).policy();
+			List<BandwidthResult> bandwidths = results.get(i).bandwidths();
+			for (int b = 0; b < bandwidths.size(); b++) {
+				BandwidthResult result = bandwidths.get(b);
+				Map<String, Object> map = new LinkedHashMap<>();
+				map.put("policy", policy.bandwidthName(b));
+				map.put("limit", policy.limit().spec());
+				map.put("quota", policy.limit().bandwidths().get(b).quota());
+				map.put("remaining", Math.max(0, result.remaining()));
+				map.put("resetSeconds", (result.millisUntilFull() + 999) / 1000);
+				buckets.add(map);
+			}
+		}
+		return buckets;
+	}
+
+	/** Every bucket an identity has in one dimension: each tier's and group's, and its overrides'. */
+	private List<LimitCheck> checks(Target target) {
+		PolicyTable table = this.control.table();
+		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
+		String escaped = StoreKeys.escape(target.id);
+		List<Policy> candidates = new ArrayList<>();
+		for (String tier : table.tiers()) {
+			for (String group : table.groups()) {
+				candidates.addAll(table.policies(tier, group));
+			}
+		}
+		for (String group : table.groups()) {
+			Policy concurrency = table.groupConcurrency(group, target.dimension == Dimension.USER);
+			if (concurrency != null) {
+				candidates.add(concurrency);
+			}
+			// the backstop alone, as for a caller of no configured tier
+			candidates.addAll(table.policies(Policy.BACKSTOP, group));
+		}
+		candidates.addAll(this.control.overridesOf(target.dimension, target.id).values());
+		for (Policy policy : candidates) {
+			if (policy.dimension() == target.dimension && !policy.limit().blocked()) {
+				String key = policy.storeKey(escaped);
+				byKey.putIfAbsent(key, new LimitCheck(policy, key, 1, true));
+			}
+		}
+		return new ArrayList<>(byKey.values());
+	}
+
+	// ---- input
+
+	private record Target(Dimension dimension, String id, String banSubject) {
+	}
+
+	private static Target target(String dimension, String id) {
+		String kind = dimension.strip().toLowerCase(Locale.ROOT);
+		Subject subject = switch (kind) {
+			case "user", "org", "key" -> Subject.parse(kind + ":" + id);
+			case "token" -> Subject.parse("key:" + id);
+			case "ip" -> null;
+			default -> throw new IllegalArgumentException(
+					"Unknown dimension '" + dimension + "'; use user, org, key (an API key's SHA-256 or token id) or ip");
+		};
+		if (subject == null) {
+			String ip = plainId(id);
+			return new Target(Dimension.IP, ip, "ip:" + ip);
+		}
+		Dimension target = switch (subject.kind()) {
+			case USER -> Dimension.USER;
+			case ORG -> Dimension.ORG;
+			default -> Dimension.TOKEN;
+		};
+		return new Target(target, subject.value(), subject.toString());
+	}
+
+	private static String banSubject(String text) {
+		String trimmed = text.strip();
+		if (trimmed.regionMatches(true, 0, "ip:", 0, 3)) {
+			return "ip:" + plainId(trimmed.substring(3));
+		}
+		return Subject.parse(trimmed).toString();
+	}
+
+	private static String plainId(String id) {
+		String trimmed = id.strip();
+		if (trimmed.isEmpty() || trimmed.length() > 256 || trimmed.chars().anyMatch(Character::isISOControl)) {
+			throw new IllegalArgumentException("An id is 1 to 256 characters without control characters");
+		}
+		return trimmed;
+	}
+
+	private static String required(String name, @Nullable String value) {
+		if (value == null || value.isBlank()) {
+			throw new IllegalArgumentException("Missing '" + name + "'");
+		}
+		return value;
+	}
+
+	/** An expiry as a duration from now ({@code 1h}, {@code PT30M}) or an instant; {@code null} for never. */
+	private @Nullable Instant expiry(@Nullable String expires) {
+		if (expires == null || expires.isBlank()) {
+			return null;
+		}
+		String text = expires.strip();
+		try {
+			Duration duration = DurationStyle.detectAndParse(text);
+			if (duration.isNegative() || duration.isZero()) {
+				throw new IllegalArgumentException("'expires' must lie in the future: " + text);
+			}
+			return this.clock.instant().plus(duration);
+		}
+		catch (IllegalArgumentException ex) {
+			try {
+				return Instant.parse(text);
+			}
+			catch (DateTimeParseException notInstant) {
+				throw new IllegalArgumentException("'expires' is a duration (30m, 1h, PT1H) or an instant "
+						+ "(2026-12-01T00:00:00Z), not '" + text + "'");
+			}
+		}
+	}
+
+	// ---- responses
+
+	private static WebEndpointResponse<Map<String, Object>> ok(Map<String, Object> body) {
+		return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK);
+	}
+
+	private static WebEndpointResponse<Map<String, Object>> notFound(String section) {
+		return new WebEndpointResponse<>(Map.of("error", "Unknown section '" + section + "'"),
+				WebEndpointResponse.STATUS_NOT_FOUND);
+	}
+
+	private static WebEndpointResponse<Map<String, Object>> badRequest(@Nullable String message,
+			@Nullable InvalidRateLimitConfigurationException invalid) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("error", (message != null) ? message : "Bad request");
+		if (invalid != null) {
+			body.put("property", invalid.getProperty());
+			body.put("reason", invalid.getReason());
+			body.put("example", invalid.getExample());
+		}
+		return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
+	}
+
+	private static WebEndpointResponse<Map<String, Object>> unavailable(RuntimeException ex) {
+		return new WebEndpointResponse<>(Map.of("error", "The rate-limit store could not answer: " + ex.getMessage()),
+				WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+	}
+
+}
