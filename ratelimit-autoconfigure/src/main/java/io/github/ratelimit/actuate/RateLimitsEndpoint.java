@@ -293,7 +293,8 @@ public class RateLimitsEndpoint {
 		PolicyTable table = this.control.table();
 		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
 		String escaped = StoreKeys.escape(target.id);
-		List<Policy> candidates = new ArrayList<>();
+		// overrides first: a bucket an override shares with a tier limit is read with the override's limit
+		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(target.dimension, target.id).values());
 		for (String tier : table.tiers()) {
 			for (String group : table.groups()) {
 				candidates.addAll(table.policies(tier, group));
@@ -307,7 +308,6 @@ public class RateLimitsEndpoint {
 			// the backstop alone, as for a caller of no configured tier
 			candidates.addAll(table.policies(Policy.BACKSTOP, group));
 		}
-		candidates.addAll(this.control.overridesOf(target.dimension, target.id).values());
 		for (Policy policy : candidates) {
 			if (policy.dimension() == target.dimension && !policy.limit().blocked()) {
 				String key = policy.storeKey(escaped);

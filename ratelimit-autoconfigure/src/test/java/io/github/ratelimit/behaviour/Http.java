@@ -46,9 +46,26 @@ final class Http {
 	 * @return the reply
 	 */
 	static Reply send(int port, String method, String path, String... headers) {
+		return sendJson(port, method, path, null, headers);
+	}
+
+	/**
+	 * Sends a request with a JSON body through {@code 127.0.0.1}.
+	 * @param port the app's port
+	 * @param method the method
+	 * @param path the path and query
+	 * @param json the body, or {@code null} for none
+	 * @param headers header names and values, alternating
+	 * @return the reply
+	 */
+	static Reply sendJson(int port, String method, String path, @Nullable String json, String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.timeout(TIMEOUT)
-			.method(method, HttpRequest.BodyPublishers.noBody());
+			.method(method, (json != null) ? HttpRequest.BodyPublishers.ofString(json)
+					: HttpRequest.BodyPublishers.noBody());
+		if (json != null) {
+			builder.header("Content-Type", "application/json");
+		}
 		if (headers.length > 0) {
 			builder.headers(headers);
 		}

@@ -1,0 +1,216 @@
+package io.github.ratelimit.behaviour;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runtime control over real HTTP, the same on each web stack and store: allow and deny lists, automatic
+ * bans, and overrides, rules and bans driven through the {@code ratelimits} Actuator endpoint. Clients
+ * speak through the trusted proxy 127.0.0.1 with addresses of their own; 127.0.0.2 is an untrusted peer.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class RuntimeControlBehaviourTests {
+
+	private static final AtomicInteger addresses = new AtomicInteger();
+
+	private final Stack stack;
+
+	private final Storage storage;
+
+	private @Nullable BehaviourApp app;
+
+	RuntimeControlBehaviourTests(Stack stack, Storage storage) {
+		this.stack = stack;
+		this.storage = storage;
+	}
+
+	@BeforeAll
+	void startApp() {
+		Map<String, String> properties = new LinkedHashMap<>(this.storage.properties(getClass().getSimpleName()));
+		properties.put("management.endpoints.web.exposure.include", "health,ratelimits");
+		properties.put("ratelimit.access.deny[0]", "198.51.250.0/24");
+		properties.put("ratelimit.access.allow[0]", "198.51.251.0/24");
+		properties.put("ratelimit.bans.refusals", "3");
+		properties.put("ratelimit.bans.duration", "1h");
+		this.app = BehaviourApp.start(this.stack, properties).awaitStoreConnected();
+	}
+
+	@AfterAll
+	void stopApp() {
+		if (this.app != null) {
+			this.app.close();
+		}
+	}
+
+	@Test
+	void aDenyListedClientGets403AccessDenied() {
+		Reply reply = get("/api/hello", "X-Forwarded-For", "198.51.250.7");
+		assertThat(reply.status()).as("%s", reply).isEqualTo(403);
+		assertThat(reply.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
+		assertThat(reply.json().get("code").asString()).isEqualTo("access_denied");
+		assertThat(reply.header("RateLimit")).isEmpty();
+		assertThat(reply.header("Retry-After")).isEmpty();
+	}
+
+	@Test
+	void anAllowListedClientIsNeverLimited() {
+		for (int i = 0; i < 12; i++) {
+			Reply reply = get("/api/hello", "X-Forwarded-For", "198.51.251.7");
+			assertThat(reply.status()).as("request %d: %s", i, reply).isEqualTo(200);
+			assertThat(reply.header("RateLimit")).isEmpty();
+		}
+	}
+
+	@Test
+	void anUntrustedPeerThatSpoofsAnAllowListedAddressIsLimitedAsItself() {
+		for (int i = 1; i <= 5; i++) {
+			Reply reply = fromUntrustedPeer("198.51.251.8");
+			assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+			assertThat(reply.remaining()).isEqualTo(5 - i);
+		}
+		Reply refused = fromUntrustedPeer("198.51.251.8");
+		assertThat(refused.status()).isEqualTo(429);
+		assertThat(refused.json().get("detail").asString()).contains("127.0.0.2");
+	}
+
+	@Test
+	void aClientThatKeepsBeingRefusedIsBannedAndItsNextBanLastsTwiceAsLong() {
+		String address = nextAddress();
+		for (int i = 0; i < 5; i++) {
+			assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(200);
+		}
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(429);
+		}
+		Reply banned = awaitStatus(403, address);
+		JsonNode body = banned.json();
+		assertThat(body.get("code").asString()).isEqualTo("banned");
+		long retryAfter = Long.parseLong(banned.header("Retry-After").orElseThrow());
+		assertThat(retryAfter).isBetween(3590L, 3600L);
+		assertThat(body.get("retry_after").asLong()).isEqualTo(retryAfter);
+		JsonNode bans = ops("GET", "/actuator/ratelimits/bans", null).json().get("bans");
+		assertThat(bans.toString()).contains("ip:" + address);
+		// lifted through the endpoint: refused by its limit again at once, not banned
+		Reply lifted = ops("DELETE", "/actuator/ratelimits/bans?subject=ip:" + address, null);
+		assertThat(lifted.json().get("lifted").asBoolean()).as("%s", lifted).isTrue();
+		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(429);
+		for (int i = 0; i < 2; i++) {
+			get("/api/hello", "X-Forwarded-For", address);
+		}
+		Reply again = awaitStatus(403, address);
+		assertThat(Long.parseLong(again.header("Retry-After").orElseThrow())).isBetween(7190L, 7200L);
+	}
+
+	@Test
+	void anOverrideSetThroughTheEndpointChangesTheLimitAndKeepsTheTokensSpent() {
+		String address = nextAddress();
+		for (int i = 0; i < 3; i++) {
+			get("/api/hello", "X-Forwarded-For", address);
+		}
+		Reply set = ops("POST", "/actuator/ratelimits/overrides",
+				"{\"dimension\":\"ip\",\"id\":\"" + address + "\",\"limit\":\"40/1h\",\"expires\":\"1h\"}");
+		assertThat(set.status()).as("%s", set).isEqualTo(200);
+		Reply raised = get("/api/hello", "X-Forwarded-For", address);
+		assertThat(raised.rateLimit().get()).isEqualTo("override-ip-default");
+		assertThat(raised.header("X-RateLimit-Limit")).contains("40");
+		// 2 of the 5 were left: the override keeps them, it does not hand out a fresh bucket of 40
+		assertThat(raised.remaining()).isEqualTo(1);
+		JsonNode identity = ops("GET", "/actuator/ratelimits/ip/" + address, null).json();
+		assertThat(identity.get("overrides").get("default").asString()).isEqualTo("40/1h");
+		assertThat(identity.get("buckets").toString()).contains("\"policy\":\"override-ip-default\"")
+			.contains("\"remaining\":1");
+		Reply reset = ops("POST", "/actuator/ratelimits/reset", "{\"dimension\":\"ip\",\"id\":\"" + address + "\"}");
+		assertThat(reset.status()).as("%s", reset).isEqualTo(200);
+		assertThat(get("/api/hello", "X-Forwarded-For", address).remaining()).isEqualTo(39);
+		Reply deleted = ops("DELETE", "/actuator/ratelimits/overrides?dimension=ip&id=" + address, null);
+		assertThat(deleted.json().get("deleted").asBoolean()).isTrue();
+		assertThat(get("/api/hello", "X-Forwarded-For", address).rateLimit().get()).isEqualTo("anonymous-ip-default");
+	}
+
+	@Test
+	void aBadOverrideIsA400WithTheMessageOfTheStartupCheck() {
+		Reply refused = ops("POST", "/actuator/ratelimits/overrides",
+				"{\"dimension\":\"org\",\"id\":\"acme\",\"limit\":\"lots/1m\"}");
+		assertThat(refused.status()).isEqualTo(400);
+		JsonNode body = refused.json();
+		assertThat(body.get("error").asString()).startsWith("Invalid value 'lots/1m' for property 'limit': ")
+			.endsWith("(for example: " + body.get("example").asString() + ")");
+		assertThat(ops("POST", "/actuator/ratelimits/overrides",
+				"{\"dimension\":\"planet\",\"id\":\"acme\",\"limit\":\"1/1m\"}").status()).isEqualTo(400);
+		assertThat(ops("GET", "/actuator/ratelimits/org/acme", null).json().get("overrides").size()).isZero();
+	}
+
+	@Test
+	void aDenyRuleSetThroughTheEndpointAppliesAtOnceAndGoesWhenDeleted() {
+		String address = nextAddress();
+		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(200);
+		Reply set = ops("POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + address + "\",\"expires\":\"1h\"}");
+		assertThat(set.status()).as("%s", set).isEqualTo(200);
+		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(403);
+		JsonNode rules = ops("GET", "/actuator/ratelimits/rules", null).json().get("rules");
+		assertThat(rules.toString()).contains("198.51.250.0/24").contains("\"source\":\"configuration\"")
+			.contains(address).contains("\"source\":\"runtime\"");
+		assertThat(ops("DELETE", "/actuator/ratelimits/rules?subject=" + address, null).json().get("deleted").asBoolean())
+			.isTrue();
+		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(200);
+	}
+
+	@Test
+	void theEndpointShowsThePolicyTable() {
+		JsonNode body = ops("GET", "/actuator/ratelimits", null).json();
+		assertThat(body.get("policies").get("anonymous").get("default").toString())
+			.contains("\"name\":\"anonymous-ip-default\"").contains("\"limit\":\"5/1h\"");
+		assertThat(body.get("refreshInterval").asString()).isEqualTo("PT1S");
+	}
+
+	// a refusal's ban is recorded after its response on Redis: the next requests may still be refused
+	private Reply awaitStatus(int status, String address) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (true) {
+			Reply reply = get("/api/hello", "X-Forwarded-For", address);
+			if (reply.status() == status || System.nanoTime() > deadline) {
+				assertThat(reply.status()).as("%s", reply).isEqualTo(status);
+				return reply;
+			}
+			LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+		}
+	}
+
+	private Reply fromUntrustedPeer(String spoofed) {
+		return Http.raw("127.0.0.2", app().port(), "GET /api/hello HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: "
+				+ spoofed + "\r\nConnection: close\r\n\r\n");
+	}
+
+	private Reply ops(String method, String path, @Nullable String json) {
+		return Http.sendJson(app().port(), method, path, json);
+	}
+
+	private BehaviourApp app() {
+		assertThat(this.app).isNotNull();
+		return this.app;
+	}
+
+	private Reply get(String path, String... headers) {
+		return Http.send(app().port(), "GET", path, headers);
+	}
+
+	/** Client addresses from 198.51.240.0/24 on: apart from the other suites' and from the lists. */
+	private static String nextAddress() {
+		int n = addresses.incrementAndGet();
+		return "198.51." + (240 + (n >> 8)) + "." + (n & 255);
+	}
+
+}
