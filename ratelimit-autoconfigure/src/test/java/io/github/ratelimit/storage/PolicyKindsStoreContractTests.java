@@ -401,6 +401,68 @@ public abstract class PolicyKindsStoreContractTests {
 		this.store = newStore();
 	}
 
+	// changed limits, inspection, reset (operators' runtime control)
+
+	@Test
+	void aLimitChangedToOtherAmountsKeepsTheTokensSpentCappedAtTheNewCapacity() {
+		startAt("2030-03-01T10:00:00");
+		Policy ten = policy("10/1h");
+		for (int i = 0; i < 8; i++) {
+			assertThat(decide(check(ten, "a", 1)).admitted()).isTrue();
+		}
+		// lowered below what is held: capped at the new capacity (1), which this request takes
+		Policy one = policy("1/1h");
+		assertThat(result(decide(check(one, "a", 1)), 0).remaining()).isZero();
+		assertThat(decide(check(one, "a", 1)).admitted()).isFalse();
+		// raised: the bucket stays as empty as it was, no fresh 100 are handed out
+		Policy hundred = policy("100/1h");
+		assertThat(decide(check(hundred, "a", 1)).admitted()).isFalse();
+		// and refills at the new rate: 100 an hour is one every 36 s
+		advance(Duration.ofSeconds(36));
+		StoreDecision refilled = decide(check(hundred, "a", 1));
+		assertThat(refilled.admitted()).isTrue();
+		assertThat(result(refilled, 0).remaining()).isZero();
+		// quotas keep their count for the period
+		Policy quota = policy("5/month");
+		decide(check(quota, "q", 3));
+		assertThat(result(decide(check(policy("4/month"), "q", 1)), 0).remaining()).isZero();
+		assertThat(decide(check(policy("4/month"), "q", 1)).admitted()).isFalse();
+	}
+
+	@Test
+	void inspectionReadsBucketsWithoutTakingAnything() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("10/1h, 100/month, 2 concurrent");
+		StoreDecision held = decide(check(limit, "a", 3));
+		assertThat(held.admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			List<CheckResult> read = this.store.inspect(List.of(inspect(limit, "a"), inspect(limit, "unused")));
+			assertThat(read.get(0).bandwidths()).extracting(BandwidthResult::remaining).containsExactly(7L, 97L, 1L);
+			assertThat(read.get(1).bandwidths()).extracting(BandwidthResult::remaining).containsExactly(10L, 100L, 2L);
+			assertThat(read.get(1).bandwidths().get(0).millisUntilFull()).isZero();
+		}
+		// the permit is still the request's, and the one left is free
+		assertThat(decide(check(limit, "a", 1)).admitted()).isTrue();
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		held.permits().release();
+	}
+
+	@Test
+	void aResetBucketStartsFull() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("2/1h, 10/day");
+		decide(check(limit, "a", 2));
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		this.store.reset(List.of(inspect(limit, "a")));
+		StoreDecision after = decide(check(limit, "a", 1));
+		assertThat(after.admitted()).isTrue();
+		assertThat(result(after, 0, 1).remaining()).isEqualTo(9);
+	}
+
+	private static LimitCheck inspect(Policy policy, String id) {
+		return new LimitCheck(policy, policy.storeKey(id), 1, true);
+	}
+
 	/** Moves the store's time forward. */
 	protected final void advance(Duration duration) {
 		this.now = this.now.plus(duration);
