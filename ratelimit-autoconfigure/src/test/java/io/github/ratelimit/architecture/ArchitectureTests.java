@@ -22,7 +22,7 @@ class ArchitectureTests {
 	void coreUsesNoSpringNoWebAndNoStorageImplementation() {
 		noClasses().that()
 			.resideInAnyPackage("io.github.ratelimit.core..", "io.github.ratelimit.identity..",
-					"io.github.ratelimit.policy..", "io.github.ratelimit.storage")
+					"io.github.ratelimit.policy..", "io.github.ratelimit.control..", "io.github.ratelimit.storage")
 			.and()
 			.resideOutsideOfPackage("io.github.ratelimit.identity.security")
 			.should()
