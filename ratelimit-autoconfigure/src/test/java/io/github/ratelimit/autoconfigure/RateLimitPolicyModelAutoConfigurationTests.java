@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import io.github.ratelimit.policy.CalendarQuota;
@@ -16,6 +15,7 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
+import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -120,16 +120,6 @@ class RateLimitPolicyModelAutoConfigurationTests {
 						"script");
 				assertThat(analysis.getDescription()).contains("ratelimit.groups.export.concurrency");
 			});
-	}
-
-	private static FailureAnalysis assertStartFailure(AssertableWebApplicationContext context, String property,
-			String value, String example) {
-		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
-		assertThat(analysis).as("%s", context.getStartupFailure()).isNotNull();
-		assertThat(analysis.getDescription()).contains(property).contains(value);
-		assertThat(analysis.getAction()).contains(example);
-		return analysis;
 	}
 
 }

@@ -5,8 +5,6 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfi
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import io.github.ratelimit.actuate.RateLimitsEndpoint;
@@ -17,6 +15,7 @@ import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.redis.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
+import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -92,16 +91,6 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
 					"ratelimit.storage.key-prefix=" + RedisTestServer.uniqueKeyPrefix("control"))
 			.run((context) -> assertThat(context.getBean(ControlStore.class)).isInstanceOf(RedisControlStore.class));
-	}
-
-	private static FailureAnalysis assertStartFailure(AssertableWebApplicationContext context, String property,
-			String value, String example) {
-		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
-		assertThat(analysis).as("%s", context.getStartupFailure()).isNotNull();
-		assertThat(analysis.getDescription()).contains(property).contains(value);
-		assertThat(analysis.getAction()).contains(example);
-		return analysis;
 	}
 
 }

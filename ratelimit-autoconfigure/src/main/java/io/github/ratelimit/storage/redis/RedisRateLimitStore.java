@@ -160,28 +160,20 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			// one key per call: on a Cluster the keys of one identity live in different slots
 			deletes.add(session.delete(bucketKey(check)));
 		}
-		try {
-			CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-				.get(Math.max(this.timeoutNanos, OPERATOR_TIMEOUT_NANOS), TimeUnit.NANOSECONDS);
-		}
-		catch (ExecutionException ex) {
-			throw unavailable(ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw unavailable(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new StoreUnavailableException("Interrupted while waiting for Redis", ex);
-		}
+		await(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)),
+				Math.max(this.timeoutNanos, OPERATOR_TIMEOUT_NANOS));
 	}
 
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
-		CompletableFuture<StoreDecision> decision = decideAsync(checks);
+		// the timer completes the decision by maxWait; the margin only guards against a lost timer
+		return await(decideAsync(checks), this.maxWaitNanos + this.timeoutNanos);
+	}
+
+	/** Waits for an answer of Redis; a failure, a timeout or an interrupt is the store being unavailable. */
+	private <T> T await(CompletableFuture<T> answer, long nanos) {
 		try {
-			// the timer completes the decision by maxWait; the margin only guards against a lost timer
-			return decision.get(this.maxWaitNanos + this.timeoutNanos, TimeUnit.NANOSECONDS);
+			return answer.get(nanos, TimeUnit.NANOSECONDS);
 		}
 		catch (ExecutionException ex) {
 			throw unavailable(ex.getCause());
