@@ -15,10 +15,12 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 
 /**
- * The overrides in force, compiled for the request path: dimension, then id, then group. For a request,
- * an identity's override for the request's group (else for {@code default}) replaces what its tier gives
- * that dimension, and an override for {@code all} replaces the tier-wide quota. The per-IP backstop,
- * handler limits and group concurrency caps stay.
+ * The overrides in force, compiled for the request path: dimension, then id, then group. Groups mean what
+ * they mean in a tier: for a request of group {@code G}, an identity's override for {@code G} replaces what
+ * its tier gives that dimension; an override for {@code default} replaces the tier's {@code default} limit,
+ * so it applies to the groups the tier gives no limit of their own (and counts in the same buckets); an
+ * override for {@code all} replaces the tier-wide quota. The per-IP backstop, handler limits and group
+ * concurrency caps stay.
  */
 final class Overrides {
 
@@ -72,7 +74,7 @@ final class Overrides {
 				continue;
 			}
 			Policy groupPolicy = live(byGroup.get(group), nowMillis);
-			if (groupPolicy == null) {
+			if (groupPolicy == null && !hasOwnGroupLimit(policies, dimension)) {
 				groupPolicy = live(byGroup.get(Classification.DEFAULT_GROUP), nowMillis);
 			}
 			Policy allPolicy = live(byGroup.get(Policy.ALL_GROUPS), nowMillis);
@@ -105,6 +107,17 @@ final class Overrides {
 			}
 		});
 		return live;
+	}
+
+	// whether the tier gives the request's group a limit of its own in this dimension (not through default)
+	private static boolean hasOwnGroupLimit(List<Policy> policies, Dimension dimension) {
+		for (Policy policy : policies) {
+			if (isTierLimit(policy, dimension) && !Policy.ALL_GROUPS.equals(policy.group())
+					&& !Classification.DEFAULT_GROUP.equals(policy.group())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static boolean isTierLimit(Policy policy, Dimension dimension) {

@@ -81,16 +81,22 @@ class RuntimeControlTests {
 	}
 
 	@Test
-	void anOverrideSurvivesAPlanChangeAndAGroupOverrideWinsOverDefault() {
+	void anOverrideSurvivesAPlanChangeAndItsGroupsMeanWhatTheyMeanInATier() {
 		this.a.setOverride(Dimension.ORG, "acme", "default", "500/1m", null);
 		this.a.setOverride(Dimension.ORG, "acme", "export", "5/1m", null);
-		// the customer moved to premium: the override still applies
+		// free gives export no limit of its own: its export requests count against default
+		assertThat(limitOf(this.a.policies(acmeUser("free"), "export"), Dimension.ORG))
+			.isEqualTo("override-org-export=5/1m");
+		// the customer moved to premium: the overrides still apply
 		assertThat(limitOf(this.a.policies(acmeUser("premium"), "default"), Dimension.ORG))
 			.isEqualTo("override-org-default=500/1m");
 		assertThat(limitOf(this.a.policies(acmeUser("premium"), "export"), Dimension.ORG))
 			.isEqualTo("override-org-export=5/1m");
 		assertThat(this.a.deleteOverride(Dimension.ORG, "acme", "export")).isTrue();
+		// premium gives export a limit of its own: an override of default leaves it, as default does in a tier
 		assertThat(limitOf(this.a.policies(acmeUser("premium"), "export"), Dimension.ORG))
+			.isEqualTo("premium-org-export=50/1m");
+		assertThat(limitOf(this.a.policies(acmeUser("free"), "export"), Dimension.ORG))
 			.isEqualTo("override-org-default=500/1m");
 	}
 

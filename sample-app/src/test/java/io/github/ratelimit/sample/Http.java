@@ -6,7 +6,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
 
 /** A tiny real-HTTP client for the sample app's tests. */
 final class Http {
@@ -17,9 +20,28 @@ final class Http {
 	}
 
 	static HttpResponse<String> send(String method, String url, String... headers) {
+		return send(method, url, HttpRequest.BodyPublishers.noBody(), headers);
+	}
+
+	/** The header of HTTP Basic credentials, as a name and a value to pass as headers. */
+	static String[] basic(String user, String password) {
+		String token = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		return new String[] { "Authorization", "Basic " + token };
+	}
+
+	/** Sends a JSON body, as Actuator's write operations take their arguments. */
+	static HttpResponse<String> json(String method, String url, String body, String... headers) {
+		String[] all = Arrays.copyOf(headers, headers.length + 2);
+		all[headers.length] = "Content-Type";
+		all[headers.length + 1] = "application/json";
+		return send(method, url, HttpRequest.BodyPublishers.ofString(body), all);
+	}
+
+	private static HttpResponse<String> send(String method, String url, HttpRequest.BodyPublisher body,
+			String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url))
 			.timeout(Duration.ofSeconds(10))
-			.method(method, HttpRequest.BodyPublishers.noBody());
+			.method(method, body);
 		if (headers.length > 0) {
 			builder.headers(headers);
 		}

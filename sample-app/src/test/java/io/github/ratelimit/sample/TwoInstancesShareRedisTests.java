@@ -16,9 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,43 +27,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TwoInstancesShareRedisTests {
 
-	private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+	private final SampleInstances instances = new SampleInstances("redis");
 
 	@AfterEach
 	void stop() {
-		this.instances.forEach(ConfigurableApplicationContext::close);
+		this.instances.close();
 	}
 
+	// the sample's own settings otherwise: a burst must be decided exactly with the defaults
 	private int start(String keyPrefix) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
-			.profiles("redis")
-			// arguments, not default properties: they must win over application-redis.yml. The sample's own
-			// settings otherwise: a burst must be decided exactly with the defaults
-			.run("--server.port=0", "--spring.data.redis.url=" + RedisTestServer.url(),
-					"--ratelimit.storage.key-prefix=" + keyPrefix);
-		this.instances.add(context);
-		assertThat(context.getEnvironment().getProperty("spring.data.redis.url")).isEqualTo(RedisTestServer.url());
-		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-		awaitStoreConnected(port);
-		return port;
-	}
-
-	/** The store connects in the background; a decided request carries rate-limit headers. */
-	private static void awaitStoreConnected(int port) {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			HttpResponse<String> response = Http.send("GET", "http://127.0.0.1:" + port + "/v1/status");
-			if (response.statusCode() == 200 && response.headers().firstValue("RateLimit").isPresent()) {
-				return;
-			}
-			try {
-				Thread.sleep(100);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-		throw new IllegalStateException("rate-limit store did not connect to " + RedisTestServer.url());
+		return this.instances.start(keyPrefix);
 	}
 
 	@Test
