@@ -92,15 +92,15 @@ public class RateLimitsEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<Map<String, Object>> identity(@Selector String dimension, @Selector String id) {
 		try {
-			Target target = target(dimension, id);
+			Target target = Target.of(dimension, id);
 			Map<String, Object> body = new LinkedHashMap<>();
-			body.put("dimension", target.dimension.key());
-			body.put("id", target.id);
+			body.put("dimension", target.dimension().key());
+			body.put("id", target.id());
 			Map<String, String> overrides = new LinkedHashMap<>();
-			this.control.overridesOf(target.dimension, target.id)
+			this.control.overridesOf(target.dimension(), target.id())
 				.forEach((group, policy) -> overrides.put(group, policy.limit().spec()));
 			body.put("overrides", overrides);
-			Ban ban = this.control.bans().stream().filter((b) -> b.subject().equals(target.banSubject)).findFirst()
+			Ban ban = this.control.bans().stream().filter((b) -> b.subject().equals(target.banSubject())).findFirst()
 				.orElse(null);
 			body.put("ban", (ban != null) ? ban(ban) : null);
 			List<LimitCheck> checks = checks(target);
@@ -128,17 +128,17 @@ public class RateLimitsEndpoint {
 		try {
 			return switch (section) {
 				case "overrides" -> {
-					Target target = target(required("dimension", dimension), required("id", id));
-					LimitOverride override = this.control.setOverride(target.dimension, target.id,
+					Target target = Target.of(required("dimension", dimension), required("id", id));
+					LimitOverride override = this.control.setOverride(target.dimension(), target.id(),
 							(group != null && !group.isBlank()) ? group.strip() : "default", required("limit", limit),
 							expiry(expires));
 					yield ok(override(override));
 				}
 				case "reset" -> {
-					Target target = target(required("dimension", dimension), required("id", id));
+					Target target = Target.of(required("dimension", dimension), required("id", id));
 					List<LimitCheck> checks = checks(target);
 					this.store.reset(checks);
-					yield ok(Map.of("reset", checks.size(), "dimension", target.dimension.key(), "id", target.id));
+					yield ok(Map.of("reset", checks.size(), "dimension", target.dimension().key(), "id", target.id()));
 				}
 				case "allow", "deny" -> {
 					AccessRule.Access access = "allow".equals(section) ? AccessRule.Access.ALLOW : AccessRule.Access.DENY;
@@ -172,13 +172,13 @@ public class RateLimitsEndpoint {
 		try {
 			return switch (section) {
 				case "overrides" -> {
-					Target target = target(required("dimension", dimension), required("id", id));
+					Target target = Target.of(required("dimension", dimension), required("id", id));
 					String overrideGroup = (group != null && !group.isBlank()) ? group.strip() : "default";
 					yield ok(Map.of("deleted",
-							this.control.deleteOverride(target.dimension, target.id, overrideGroup)));
+							this.control.deleteOverride(target.dimension(), target.id(), overrideGroup)));
 				}
 				case "rules" -> ok(Map.of("deleted", this.control.deleteRule(Subject.parse(required("subject", subject)))));
-				case "bans" -> ok(Map.of("lifted", this.control.liftBan(banSubject(required("subject", subject)))));
+				case "bans" -> ok(Map.of("lifted", this.control.liftBan(Target.banSubject(required("subject", subject)))));
 				default -> notFound(section);
 			};
 		}
@@ -292,16 +292,16 @@ public class RateLimitsEndpoint {
 	private List<LimitCheck> checks(Target target) {
 		PolicyTable table = this.control.table();
 		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
-		String escaped = StoreKeys.escape(target.id);
+		String escaped = StoreKeys.escape(target.id());
 		// overrides first: a bucket an override shares with a tier limit is read with the override's limit
-		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(target.dimension, target.id).values());
+		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(target.dimension(), target.id()).values());
 		for (String tier : table.tiers()) {
 			for (String group : table.groups()) {
 				candidates.addAll(table.policies(tier, group));
 			}
 		}
 		for (String group : table.groups()) {
-			Policy concurrency = table.groupConcurrency(group, target.dimension == Dimension.USER);
+			Policy concurrency = table.groupConcurrency(group, target.dimension() == Dimension.USER);
 			if (concurrency != null) {
 				candidates.add(concurrency);
 			}
@@ -309,7 +309,7 @@ public class RateLimitsEndpoint {
 			candidates.addAll(table.policies(Policy.BACKSTOP, group));
 		}
 		for (Policy policy : candidates) {
-			if (policy.dimension() == target.dimension && !policy.limit().blocked()) {
+			if (policy.dimension() == target.dimension() && !policy.limit().blocked()) {
 				String key = policy.storeKey(escaped);
 				byKey.putIfAbsent(key, new LimitCheck(policy, key, 1, true));
 			}
@@ -318,46 +318,6 @@ public class RateLimitsEndpoint {
 	}
 
 	// ---- input
-
-	private record Target(Dimension dimension, String id, String banSubject) {
-	}
-
-	private static Target target(String dimension, String id) {
-		String kind = dimension.strip().toLowerCase(Locale.ROOT);
-		Subject subject = switch (kind) {
-			case "user", "org", "key" -> Subject.parse(kind + ":" + id);
-			case "token" -> Subject.parse("key:" + id);
-			case "ip" -> null;
-			default -> throw new IllegalArgumentException(
-					"Unknown dimension '" + dimension + "'; use user, org, key (an API key's SHA-256 or token id) or ip");
-		};
-		if (subject == null) {
-			String ip = plainId(id);
-			return new Target(Dimension.IP, ip, "ip:" + ip);
-		}
-		Dimension target = switch (subject.kind()) {
-			case USER -> Dimension.USER;
-			case ORG -> Dimension.ORG;
-			default -> Dimension.TOKEN;
-		};
-		return new Target(target, subject.value(), subject.toString());
-	}
-
-	private static String banSubject(String text) {
-		String trimmed = text.strip();
-		if (trimmed.regionMatches(true, 0, "ip:", 0, 3)) {
-			return "ip:" + plainId(trimmed.substring(3));
-		}
-		return Subject.parse(trimmed).toString();
-	}
-
-	private static String plainId(String id) {
-		String trimmed = id.strip();
-		if (trimmed.isEmpty() || trimmed.length() > 256 || trimmed.chars().anyMatch(Character::isISOControl)) {
-			throw new IllegalArgumentException("An id is 1 to 256 characters without control characters");
-		}
-		return trimmed;
-	}
 
 	private static String required(String name, @Nullable String value) {
 		if (value == null || value.isBlank()) {

@@ -272,9 +272,10 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	@Override
 	public synchronized void close() {
 		StatefulConnection<byte[], byte[]> open = this.connection;
-		if (open != null) {
+		this.connection = null;
+		// at shutdown Boot's connection factory has usually closed its client, and with it this connection
+		if (open != null && open.isOpen()) {
 			open.close();
-			this.connection = null;
 		}
 	}
 
