@@ -7,7 +7,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+
 import io.github.ratelimit.actuate.RateLimitsEndpoint;
+import io.github.ratelimit.metrics.RateLimitMetrics;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.RuntimeControl;
@@ -81,6 +87,22 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.run((context) -> assertStartFailure(context, "ratelimit.bans.max-duration", "PT1H", "24h"));
 		this.runner.withPropertyValues("ratelimit.control.refresh-interval=1ms")
 			.run((context) -> assertStartFailure(context, "ratelimit.control.refresh-interval", "PT0.001S", "1s"));
+	}
+
+	@Test
+	void metersAreBoundToTheApplicationsRegistryWhenThereIsOne() {
+		this.runner.withConfiguration(AutoConfigurations.of(RateLimitMetricsAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(RateLimitMetrics.class));
+		this.runner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+					RateLimitMetricsAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RateLimitMetrics.class);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find(RateLimitMetrics.WAITING).gauge()).isNotNull();
+				assertThat(registry.find(RateLimitMetrics.BANS).functionCounter()).isNotNull();
+			});
 	}
 
 	@Test

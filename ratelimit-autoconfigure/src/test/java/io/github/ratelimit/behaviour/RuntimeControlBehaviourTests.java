@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -174,6 +175,35 @@ abstract class RuntimeControlBehaviourTests {
 		assertThat(body.get("policies").get("anonymous").get("default").toString())
 			.contains("\"name\":\"anonymous-ip-default\"").contains("\"limit\":\"5/1h\"");
 		assertThat(body.get("refreshInterval").asString()).isEqualTo("PT1S");
+	}
+
+	@Test
+	void decisionsAreCountedInTheApplicationsMeterRegistryWithoutIds() {
+		MeterRegistry registry = app().context().getBean(MeterRegistry.class);
+		double rejectedBefore = count(registry, "rejected");
+		double allowedBefore = count(registry, "allowed");
+		String address = nextAddress();
+		for (int i = 0; i < 6; i++) {
+			get("/api/hello", "X-Forwarded-For", address);
+		}
+		assertThat(count(registry, "allowed") - allowedBefore).isEqualTo(5);
+		assertThat(count(registry, "rejected") - rejectedBefore).isEqualTo(1);
+		assertThat(registry.get("ratelimit.decision.latency").timer().count()).isPositive();
+		registry.getMeters()
+			.stream()
+			.filter((meter) -> meter.getId().getName().startsWith("ratelimit."))
+			.flatMap((meter) -> meter.getId().getTags().stream())
+			.forEach((tag) -> assertThat(tag.getValue()).doesNotContain("198.51."));
+		if (this.storage != Storage.MEMORY) {
+			assertThat(registry.get("ratelimit.store.circuit").gauge().value()).as("closed").isZero();
+		}
+	}
+
+	private static double count(MeterRegistry registry, String outcome) {
+		var counter = registry.find("ratelimit.decisions")
+			.tags("outcome", outcome, "scope", "ip", "tier", "anonymous", "group", "default", "mode", "enforce")
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	// a refusal's ban is recorded after its response on Redis: the next requests may still be refused

@@ -1,0 +1,204 @@
+package io.github.ratelimit.metrics;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+
+/**
+ * The limiter's meters, told of every decision as a {@link DecisionListener}:
+ * <ul>
+ * <li>{@value #DECISIONS} (counter): tags {@code outcome} (allowed, rejected, observed, warned, blocked,
+ * denied, banned, error, unavailable), {@code scope} (the dimension of the binding limit, or none),
+ * {@code tier}, {@code group}, {@code mode} (of the binding limit, or none);</li>
+ * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags {@code code} (near-limit,
+ * over-limit), {@code scope}, {@code tier}, {@code group};</li>
+ * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag {@code store};</li>
+ * <li>{@value #CIRCUIT} (gauge, Redis stores): 0 closed, 0.5 half-open, 1 open, tag {@code store};</li>
+ * <li>{@value #WAITING} (gauge): requests waiting for their tokens now ({@code max-wait});</li>
+ * <li>{@value #BANS} (counter): bans this instance started.</li>
+ * </ul>
+ * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
+ */
+public final class RateLimitMetrics implements DecisionListener, MeterBinder {
+
+	public static final String DECISIONS = "ratelimit.decisions";
+
+	public static final String WARNINGS = "ratelimit.warnings";
+
+	public static final String LATENCY = "ratelimit.decision.latency";
+
+	public static final String CIRCUIT = "ratelimit.store.circuit";
+
+	public static final String WAITING = "ratelimit.waiting";
+
+	public static final String BANS = "ratelimit.bans.started";
+
+	private static final String NONE = "none";
+
+	private final RateLimiter limiter;
+
+	private final RateLimitStore store;
+
+	private final @Nullable RuntimeControl control;
+
+	private final String storeName;
+
+	private final Map<DecisionKey, Counter> decisions = new ConcurrentHashMap<>();
+
+	private final Map<WarningKey, Counter> warnings = new ConcurrentHashMap<>();
+
+	private volatile @Nullable MeterRegistry registry;
+
+	private volatile @Nullable Timer latency;
+
+	public RateLimitMetrics(RateLimiter limiter, RateLimitStore store, @Nullable RuntimeControl control) {
+		this.limiter = limiter;
+		this.store = store;
+		this.control = control;
+		this.storeName = storeName(store);
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.latency = Timer.builder(LATENCY)
+			.description("How long rate-limit decisions take, store round trip included")
+			.tag("store", this.storeName)
+			.register(registry);
+		Gauge.builder(WAITING, this.limiter, RateLimiter::waiting)
+			.description("Requests waiting for their tokens (max-wait)")
+			.register(registry);
+		if (this.store instanceof RedisRateLimitStore<?> redis) {
+			Gauge.builder(CIRCUIT, redis, (s) -> circuit(s.circuitBreaker()))
+				.description("The Redis store's circuit breaker: 0 closed, 0.5 half-open, 1 open")
+				.tag("store", this.storeName)
+				.register(registry);
+		}
+		if (this.control != null) {
+			FunctionCounter.builder(BANS, this.control, RuntimeControl::bansStarted)
+				.description("Bans this instance started")
+				.register(registry);
+		}
+		this.registry = registry;
+	}
+
+	@Override
+	public void onDecision(Decision decision, long elapsedNanos) {
+		MeterRegistry registry = this.registry;
+		if (registry == null || decision.outcome() == Outcome.UNLIMITED) {
+			return;
+		}
+		String tier = decision.identity().tier();
+		String group = decision.classification().group();
+		DecisionKey key = key(decision, tier, group);
+		Counter counter = this.decisions.get(key);
+		if (counter == null) {
+			counter = this.decisions.computeIfAbsent(key, (k) -> Counter.builder(DECISIONS)
+				.description("Rate-limit decisions")
+				.tags("outcome", k.outcome, "scope", k.scope, "tier", k.tier, "group", k.group, "mode", k.mode)
+				.register(registry));
+		}
+		counter.increment();
+		for (Decision.Warning warning : decision.warnings()) {
+			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
+					warning.state().dimension().key(), tier, group);
+			this.warnings.computeIfAbsent(warningKey, (k) -> Counter.builder(WARNINGS)
+				.description("RateLimit-Warning items: past a soft limit, or over a limit in warn mode")
+				.tags("code", k.code, "scope", k.scope, "tier", k.tier, "group", k.group)
+				.register(registry)).increment();
+		}
+		Timer timer = this.latency;
+		if (timer != null) {
+			timer.record(elapsedNanos, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private static DecisionKey key(Decision decision, String tier, String group) {
+		PolicyState binding = decision.binding();
+		String scope = (binding != null) ? binding.dimension().key() : NONE;
+		String mode = (binding != null) ? mode(binding.policy()) : NONE;
+		String outcome;
+		switch (decision.outcome()) {
+			case ALLOWED -> {
+				outcome = "allowed";
+				if (!decision.observed().isEmpty()) {
+					PolicyState observed = decision.observed().get(0);
+					outcome = "observed";
+					scope = observed.dimension().key();
+					mode = "observe";
+				}
+				else {
+					for (Decision.Warning warning : decision.warnings()) {
+						if (warning.overLimit()) {
+							outcome = "warned";
+							scope = warning.state().dimension().key();
+							mode = "warn";
+							break;
+						}
+					}
+				}
+			}
+			case REJECTED -> outcome = "rejected";
+			case BLOCKED -> {
+				outcome = "blocked";
+				Policy blockedBy = decision.blockedBy();
+				scope = (blockedBy != null) ? blockedBy.dimension().key() : NONE;
+				mode = (blockedBy != null) ? mode(blockedBy) : NONE;
+			}
+			case DENIED -> outcome = "denied";
+			case BANNED -> outcome = "banned";
+			case ADMITTED_ON_ERROR -> outcome = "error";
+			case UNAVAILABLE -> outcome = "unavailable";
+			default -> outcome = "unlimited";
+		}
+		return new DecisionKey(outcome, scope, tier, group, mode);
+	}
+
+	private static String mode(Policy policy) {
+		return policy.mode().name().toLowerCase(Locale.ROOT);
+	}
+
+	private static double circuit(CircuitBreaker breaker) {
+		return switch (breaker.state()) {
+			case CLOSED -> 0;
+			case HALF_OPEN -> 0.5;
+			case OPEN -> 1;
+		};
+	}
+
+	private static String storeName(RateLimitStore store) {
+		String name = store.getClass().getSimpleName();
+		return switch (name) {
+			case "InMemoryRateLimitStore" -> "memory";
+			case "RedisScriptRateLimitStore" -> "redis-script";
+			case "Bucket4jRedisRateLimitStore" -> "redis-bucket4j";
+			default -> name.isEmpty() ? "custom" : name;
+		};
+	}
+
+	private record DecisionKey(String outcome, String scope, String tier, String group, String mode) {
+	}
+
+	private record WarningKey(String code, String scope, String tier, String group) {
+	}
+
+}
