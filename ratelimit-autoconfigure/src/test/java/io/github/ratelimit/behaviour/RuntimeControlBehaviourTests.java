@@ -42,6 +42,7 @@ abstract class RuntimeControlBehaviourTests {
 	void startApp() {
 		Map<String, String> properties = new LinkedHashMap<>(this.storage.properties(getClass().getSimpleName()));
 		properties.put("management.endpoints.web.exposure.include", "health,ratelimits");
+		properties.put("management.endpoint.health.show-components", "always");
 		properties.put("ratelimit.access.deny[0]", "198.51.250.0/24");
 		properties.put("ratelimit.access.allow[0]", "198.51.251.0/24");
 		properties.put("ratelimit.bans.refusals", "3");
@@ -197,6 +198,13 @@ abstract class RuntimeControlBehaviourTests {
 		if (this.storage != Storage.MEMORY) {
 			assertThat(registry.get("ratelimit.store.circuit").gauge().value()).as("closed").isZero();
 		}
+	}
+
+	@Test
+	void theStoreIsUpInHealthWhileItDecides() {
+		Reply health = ops("GET", "/actuator/health", null);
+		assertThat(health.status()).as("%s", health).isEqualTo(200);
+		assertThat(health.json().get("components").get("rateLimit").get("status").asString()).isEqualTo("UP");
 	}
 
 	private static double count(MeterRegistry registry, String outcome) {

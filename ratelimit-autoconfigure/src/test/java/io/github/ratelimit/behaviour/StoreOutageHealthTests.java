@@ -1,0 +1,42 @@
+package io.github.ratelimit.behaviour;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import io.github.ratelimit.test.redis.RedisServerProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * During a Redis outage the application stays in its load balancer: the rate-limit component of
+ * {@code /actuator/health} is DEGRADED and says what requests get, the aggregate stays UP (200), and
+ * requests get the failure mode, never a 500.
+ */
+class StoreOutageHealthTests {
+
+	@Test
+	void aRedisOutageDegradesTheRateLimitComponentButNotTheApplication() {
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("ratelimit.storage.type", "redis");
+		properties.put("spring.data.redis.url", "redis://127.0.0.1:" + RedisServerProcess.freePort());
+		properties.put("management.endpoint.health.show-details", "always");
+		try (BehaviourApp app = BehaviourApp.start(Stack.MVC, properties)) {
+			Reply health = Http.send(app.port(), "GET", "/actuator/health");
+			assertThat(health.status()).as("%s", health).isEqualTo(200);
+			JsonNode body = health.json();
+			assertThat(body.get("status").asString()).isEqualTo("UP");
+			JsonNode component = body.get("components").get("rateLimit");
+			assertThat(component.get("status").asString()).isEqualTo("DEGRADED");
+			assertThat(component.get("details").get("connected").asBoolean()).isFalse();
+			assertThat(component.get("details").get("failureMode").asString()).isEqualTo("open");
+			// the failure mode answers: admitted, no limit headers, no 500
+			Reply request = Http.send(app.port(), "GET", "/api/hello");
+			assertThat(request.status()).isEqualTo(200);
+			assertThat(request.header("RateLimit")).isEmpty();
+		}
+	}
+
+}
