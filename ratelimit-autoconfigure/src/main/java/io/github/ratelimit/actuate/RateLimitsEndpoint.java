@@ -25,6 +25,7 @@ import io.github.ratelimit.control.LimitOverride;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.core.StoreKeys;
+import io.github.ratelimit.core.TopRefused;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Policy;
@@ -40,7 +41,8 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * ({@code management.endpoints.web.exposure.include=ratelimits}); its writes are POST and DELETE
  * requests that Spring Security protects like any other Actuator operation.
  * <ul>
- * <li>{@code GET /actuator/ratelimits}: the policy table, overrides, rules and bans in force;</li>
+ * <li>{@code GET /actuator/ratelimits}: the policy table, overrides, rules and bans in force, and the most
+ * refused callers of this instance (this period and the last, 5 minutes each);</li>
  * <li>{@code GET /actuator/ratelimits/{user|org|key|ip}/{id}}: one identity's buckets, overrides and
  * ban;</li>
  * <li>{@code POST /actuator/ratelimits/overrides} {@code {dimension, id, limit, group?, expires?}};
@@ -55,15 +57,21 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 @Endpoint(id = "ratelimits")
 public class RateLimitsEndpoint {
 
+	/** How many callers the top lists show. */
+	private static final int TOP_SIZE = 20;
+
 	private final RuntimeControl control;
 
 	private final RateLimitStore store;
 
+	private final TopRefused topRefused;
+
 	private final Clock clock;
 
-	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, Clock clock) {
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock) {
 		this.control = control;
 		this.store = store;
+		this.topRefused = topRefused;
 		this.clock = clock;
 	}
 
@@ -74,6 +82,7 @@ public class RateLimitsEndpoint {
 		body.put("overrides", overrides());
 		body.put("rules", rules());
 		body.put("bans", bans());
+		body.put("top", top());
 		body.put("refreshInterval", this.control.refreshInterval().toString());
 		return body;
 	}
@@ -85,6 +94,7 @@ public class RateLimitsEndpoint {
 			case "overrides" -> ok(Map.of("overrides", overrides()));
 			case "rules" -> ok(Map.of("rules", rules()));
 			case "bans" -> ok(Map.of("bans", bans()));
+			case "top" -> ok(Map.of("top", top()));
 			default -> notFound(section);
 		};
 	}
@@ -254,6 +264,24 @@ public class RateLimitsEndpoint {
 		map.put("expiresAt", (rule.expiresAt() != null) ? rule.expiresAt().toString() : null);
 		map.put("source", source);
 		return map;
+	}
+
+	/** The most refused callers of this instance: this period so far, and the last one. */
+	private Map<String, Object> top() {
+		Map<String, Object> top = new LinkedHashMap<>();
+		top.put("period", this.topRefused.period().toString());
+		top.put("current", Map.of("refusals", this.topRefused.currentTotal(), "callers",
+				callers(this.topRefused.current(TOP_SIZE))));
+		top.put("last", Map.of("refusals", this.topRefused.lastTotal(), "callers",
+				callers(this.topRefused.last(TOP_SIZE))));
+		return top;
+	}
+
+	private static List<Map<String, Object>> callers(List<TopRefused.Entry> entries) {
+		return entries.stream()
+			.map((entry) -> Map.<String, Object>of("caller", entry.caller(), "refusals", entry.refusals(), "error",
+					entry.error()))
+			.toList();
 	}
 
 	private List<Map<String, Object>> bans() {

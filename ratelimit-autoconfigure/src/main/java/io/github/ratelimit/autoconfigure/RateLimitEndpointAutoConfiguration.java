@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.ratelimit.actuate.RateLimitsEndpoint;
 import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
@@ -20,14 +21,15 @@ import io.github.ratelimit.storage.RateLimitStore;
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class })
+@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class, RateLimiter.class })
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitsEndpoint rateLimitsEndpoint(RuntimeControl runtimeControl, RateLimitStore rateLimitStore) {
-		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, Clock.systemUTC());
+	RateLimitsEndpoint rateLimitsEndpoint(RuntimeControl runtimeControl, RateLimitStore rateLimitStore,
+			RateLimiter rateLimiter) {
+		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, rateLimiter.topRefused(), Clock.systemUTC());
 	}
 
 }

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.github.ratelimit.control.AccessVerdict;
 import io.github.ratelimit.control.Ban;
 import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Mode;
@@ -47,6 +48,9 @@ public final class RateLimiter {
 	/** How many requests of one instance may wait for tokens at once by default. */
 	public static final int DEFAULT_MAX_WAITING = 100;
 
+	/** The period of the top refused callers. */
+	public static final java.time.Duration TOP_REFUSED_PERIOD = java.time.Duration.ofMinutes(5);
+
 	private final CallerIdentifier identifier;
 
 	private final PolicyRegistry registry;
@@ -68,6 +72,8 @@ public final class RateLimiter {
 	private final int maxWaiting;
 
 	private final AtomicInteger waiting = new AtomicInteger();
+
+	private final TopRefused topRefused;
 
 	/**
 	 * Creates a limiter.
@@ -120,6 +126,7 @@ public final class RateLimiter {
 			int maxWaiting) {
 		this.registry = registry;
 		this.control = control;
+		this.topRefused = new TopRefused(TopRefused.DEFAULT_CAPACITY, TOP_REFUSED_PERIOD, clock);
 		this.maxWaiting = maxWaiting;
 		if (failureMode == FailureMode.LOCAL && fallbackStore == null) {
 			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
@@ -167,12 +174,21 @@ public final class RateLimiter {
 				: recorded(evaluate(plan, storeDecision)));
 	}
 
-	// a refusal counts towards a ban of the caller, where its tier or group bans
+	// a refusal counts in the top refused callers, and towards a ban where the caller's tier or group bans
 	private Decision recorded(Decision decision) {
-		if (decision.outcome() == Outcome.REJECTED && this.control != null) {
-			this.control.refused(decision.identity(), decision.identity().tier(), decision.classification().group());
+		if (decision.outcome() == Outcome.REJECTED) {
+			this.topRefused.record(Subject.banKey(decision.identity()));
+			if (this.control != null) {
+				this.control.refused(decision.identity(), decision.identity().tier(),
+						decision.classification().group());
+			}
 		}
 		return decision;
+	}
+
+	/** Who this instance refused most, in the current and the last period (5 minutes each). */
+	public TopRefused topRefused() {
+		return this.topRefused;
 	}
 
 	private Plan plan(ClientRequest request, Classification classification) {

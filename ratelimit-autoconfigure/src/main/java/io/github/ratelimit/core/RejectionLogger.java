@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class RejectionLogger implements DecisionListener {
 
-	private static final Logger logger = LoggerFactory.getLogger("io.github.ratelimit.rejections");
+	/** Where refusals are logged, one line each, and the top refused callers of each period. */
+	public static final String REJECTIONS_LOGGER = "io.github.ratelimit.rejections";
+
+	private static final Logger logger = LoggerFactory.getLogger(REJECTIONS_LOGGER);
 
 	private static final Logger warnings = LoggerFactory.getLogger("io.github.ratelimit.warnings");
 

@@ -201,6 +201,17 @@ abstract class RuntimeControlBehaviourTests {
 	}
 
 	@Test
+	void theEndpointListsTheMostRefusedCallers() {
+		String address = nextAddress();
+		for (int i = 0; i < 7; i++) {
+			get("/api/hello", "X-Forwarded-For", address);
+		}
+		JsonNode top = ops("GET", "/actuator/ratelimits/top", null).json().get("top");
+		assertThat(top.get("period").asString()).isEqualTo("PT5M");
+		assertThat(top.get("current").get("callers").toString()).contains("\"caller\":\"ip:" + address + "\"");
+	}
+
+	@Test
 	void theStoreIsUpInHealthWhileItDecides() {
 		Reply health = ops("GET", "/actuator/health", null);
 		assertThat(health.status()).as("%s", health).isEqualTo(200);
