@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -75,6 +76,8 @@ public final class RateLimiter {
 
 	private final TopRefused topRefused;
 
+	private final LongAdder[] storeFailures = new LongAdder[StoreUnavailableException.Kind.values().length];
+
 	/**
 	 * Creates a limiter.
 	 * @param identifier identifies callers
@@ -127,6 +130,9 @@ public final class RateLimiter {
 		this.registry = registry;
 		this.control = control;
 		this.topRefused = new TopRefused(TopRefused.DEFAULT_CAPACITY, TOP_REFUSED_PERIOD, clock);
+		for (int i = 0; i < this.storeFailures.length; i++) {
+			this.storeFailures[i] = new LongAdder();
+		}
 		this.maxWaiting = maxWaiting;
 		if (failureMode == FailureMode.LOCAL && fallbackStore == null) {
 			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
@@ -184,6 +190,11 @@ public final class RateLimiter {
 			}
 		}
 		return decision;
+	}
+
+	/** How many decisions the store failed, of one kind, since this limiter was created. */
+	public long storeFailures(StoreUnavailableException.Kind kind) {
+		return this.storeFailures[kind.ordinal()].sum();
 	}
 
 	/** Who this instance refused most, in the current and the last period (5 minutes each). */
@@ -287,6 +298,9 @@ public final class RateLimiter {
 
 	private Decision onStoreFailure(Plan plan, Throwable failure) {
 		endWait(plan);
+		StoreUnavailableException.Kind kind = (failure instanceof StoreUnavailableException unavailable)
+				? unavailable.kind() : StoreUnavailableException.Kind.ERROR;
+		this.storeFailures[kind.ordinal()].increment();
 		logger.debug("Rate-limit store failed; failure mode {}", this.failureMode, failure);
 		return switch (this.failureMode) {
 			case OPEN -> decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
@@ -357,7 +371,8 @@ public final class RateLimiter {
 			// a refusal that names no short bucket cannot be explained to the caller: the store is broken,
 			// and a broken store gets the failure mode, like one that is down
 			warnAboutInconsistentStore(storeDecision);
-			return onStoreFailure(plan, new StoreUnavailableException("inconsistent store answer"));
+			return onStoreFailure(plan,
+					new StoreUnavailableException(StoreUnavailableException.Kind.INCONSISTENT, "inconsistent store answer", null));
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();

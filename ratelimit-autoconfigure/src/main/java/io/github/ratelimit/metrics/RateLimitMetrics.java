@@ -21,6 +21,7 @@ import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
@@ -33,6 +34,8 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
  * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags {@code code} (near-limit,
  * over-limit), {@code scope}, {@code tier}, {@code group};</li>
  * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag {@code store};</li>
+ * <li>{@value #STORE_ERRORS} (counter): decisions the store could not make, tags {@code store} and
+ * {@code kind} (timeout, not-connected, circuit-open, overloaded, inconsistent, error);</li>
  * <li>{@value #CIRCUIT} (gauge, Redis stores): 0 closed, 0.5 half-open, 1 open, tag {@code store};</li>
  * <li>{@value #WAITING} (gauge): requests waiting for their tokens now ({@code max-wait});</li>
  * <li>{@value #BANS} (counter): bans this instance started.</li>
@@ -50,6 +53,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	public static final String CIRCUIT = "ratelimit.store.circuit";
 
 	public static final String WAITING = "ratelimit.waiting";
+
+	public static final String STORE_ERRORS = "ratelimit.store.errors";
 
 	public static final String BANS = "ratelimit.bans.started";
 
@@ -91,6 +96,12 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 			Gauge.builder(CIRCUIT, redis, (s) -> circuit(s.circuitBreaker()))
 				.description("The Redis store's circuit breaker: 0 closed, 0.5 half-open, 1 open")
 				.tag("store", this.storeName)
+				.register(registry);
+		}
+		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
+			FunctionCounter.builder(STORE_ERRORS, this.limiter, (limiter) -> limiter.storeFailures(kind))
+				.description("Decisions the store could not make, by kind (they got the failure mode)")
+				.tags("store", this.storeName, "kind", kind.tag())
 				.register(registry);
 		}
 		if (this.control != null) {

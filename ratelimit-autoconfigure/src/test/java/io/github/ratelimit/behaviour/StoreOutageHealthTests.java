@@ -3,6 +3,7 @@ package io.github.ratelimit.behaviour;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -36,6 +37,10 @@ class StoreOutageHealthTests {
 			Reply request = Http.send(app.port(), "GET", "/api/hello");
 			assertThat(request.status()).isEqualTo(200);
 			assertThat(request.header("RateLimit")).isEmpty();
+			MeterRegistry registry = app.context().getBean(MeterRegistry.class);
+			assertThat(registry.get("ratelimit.store.errors").tags("kind", "not-connected").functionCounter().count())
+				.isPositive();
+			assertThat(registry.get("ratelimit.decisions").tags("outcome", "error").counter().count()).isPositive();
 		}
 	}
 

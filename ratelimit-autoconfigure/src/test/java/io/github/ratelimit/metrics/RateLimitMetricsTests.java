@@ -27,6 +27,8 @@ import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
@@ -112,6 +114,28 @@ class RateLimitMetricsTests {
 		}
 		assertThat(decisions("banned", "none", "default", "none")).isEqualTo(1);
 		assertThat(this.registry.get(RateLimitMetrics.BANS).functionCounter().count()).isEqualTo(1);
+	}
+
+	@Test
+	void storeFailuresAreCountedByKind() {
+		RateLimitStore failing = (checks) -> {
+			throw new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "silent", null);
+		};
+		RateLimiter limiter = new RateLimiter(
+				new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
+						"authenticated"),
+				this.table, failing, FailureMode.OPEN, null, this.time);
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		RateLimitMetrics metrics = new RateLimitMetrics(limiter, failing, null);
+		metrics.bindTo(registry);
+		for (int i = 0; i < 3; i++) {
+			metrics.onDecision(limiter.decide(TestRequest.from("203.0.113.9"), Classification.of("default", 1)), 1);
+		}
+		assertThat(registry.get(RateLimitMetrics.STORE_ERRORS).tags("kind", "timeout").functionCounter().count())
+			.isEqualTo(3);
+		assertThat(registry.get(RateLimitMetrics.STORE_ERRORS).tags("kind", "error").functionCounter().count())
+			.isZero();
+		assertThat(registry.get(RateLimitMetrics.DECISIONS).tags("outcome", "error").counter().count()).isEqualTo(3);
 	}
 
 	@Test

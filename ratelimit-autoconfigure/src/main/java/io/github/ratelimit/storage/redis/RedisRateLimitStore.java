@@ -153,7 +153,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	public void reset(List<LimitCheck> checks) {
 		S session = this.connection.session();
 		if (session == null) {
-			throw new StoreUnavailableException("Not connected to Redis");
+			throw new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null);
 		}
 		List<CompletableFuture<?>> deletes = new ArrayList<>();
 		for (LimitCheck check : checks) {
@@ -193,12 +193,12 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			return CompletableFuture.completedFuture(new StoreDecision(true, List.of()));
 		}
 		if (!this.circuitBreaker.tryAcquire()) {
-			return CompletableFuture.failedFuture(new StoreUnavailableException("Redis circuit breaker is open"));
+			return CompletableFuture.failedFuture(new StoreUnavailableException(StoreUnavailableException.Kind.CIRCUIT_OPEN, "Redis circuit breaker is open", null));
 		}
 		S session = this.connection.session();
 		if (session == null) {
 			this.circuitBreaker.recordFailure();
-			return CompletableFuture.failedFuture(new StoreUnavailableException("Not connected to Redis"));
+			return CompletableFuture.failedFuture(new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null));
 		}
 		long started = System.nanoTime();
 		PendingDecision pending;
@@ -265,16 +265,16 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		if (silent >= allowed) {
 			// the breaker hears of the failure before the caller does
 			this.circuitBreaker.recordFailure();
-			if (result.completeExceptionally(new StoreUnavailableException(
-					"Redis answered nothing for " + TimeUnit.NANOSECONDS.toMillis(allowed) + " ms"))) {
+			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT,
+					"Redis answered nothing for " + TimeUnit.NANOSECONDS.toMillis(allowed) + " ms", null))) {
 				pending.abandon();
 			}
 		}
 		else if (waited >= this.maxWaitNanos) {
 			// Redis is answering, this application is too busy to be answered in time: not Redis's fault, so
 			// not the breaker's business
-			if (result.completeExceptionally(new StoreUnavailableException("Redis is answering, but this decision "
-					+ "was queued for " + maxWait().toMillis() + " ms"))) {
+			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.OVERLOADED,
+					"Redis is answering, but this decision was queued for " + maxWait().toMillis() + " ms", null))) {
 				pending.abandon();
 			}
 		}
@@ -300,7 +300,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			return unavailable;
 		}
 		if (cause instanceof TimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
-			return new StoreUnavailableException("Redis did not decide within " + maxWait().toMillis() + " ms", cause);
+			return new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "Redis did not decide within " + maxWait().toMillis() + " ms",
+					cause);
 		}
 		return new StoreUnavailableException("Redis could not decide: " + cause, cause);
 	}
