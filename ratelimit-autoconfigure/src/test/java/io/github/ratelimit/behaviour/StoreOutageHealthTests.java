@@ -7,12 +7,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import io.github.ratelimit.test.redis.FakeRedisServer;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * During a Redis outage the application stays in its load balancer: the rate-limit component of
+ * During a Redis outage (nothing listening, or a server that hangs) the application stays in its load balancer: the rate-limit component of
  * {@code /actuator/health} is DEGRADED and says what requests get, the aggregate stays UP (200), and
  * requests get the failure mode, never a 500.
  */
@@ -41,6 +42,29 @@ class StoreOutageHealthTests {
 			assertThat(registry.get("ratelimit.store.errors").tags("kind", "not-connected").functionCounter().count())
 				.isPositive();
 			assertThat(registry.get("ratelimit.decisions").tags("outcome", "error").counter().count()).isPositive();
+		}
+	}
+
+	@Test
+	void aRedisThatHangsGetsTheClosedFailureModeOverHttpNeverA500() {
+		try (FakeRedisServer hanging = FakeRedisServer.start(FakeRedisServer.Behaviour.HANG)) {
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("ratelimit.storage.type", "redis");
+			properties.put("ratelimit.storage.failure-mode", "closed");
+			properties.put("spring.data.redis.url", hanging.url());
+			properties.put("management.endpoint.health.show-details", "always");
+			try (BehaviourApp app = BehaviourApp.start(Stack.WEBFLUX, properties)) {
+				for (int i = 0; i < 20; i++) {
+					Reply reply = Http.send(app.port(), "GET", "/api/hello");
+					assertThat(reply.status()).as("%s", reply).isEqualTo(503);
+					assertThat(reply.json().get("code").asString()).isEqualTo("rate_limiter_unavailable");
+					assertThat(reply.header("Retry-After")).contains("1");
+				}
+				JsonNode component = Http.send(app.port(), "GET", "/actuator/health").json().get("components")
+					.get("rateLimit");
+				assertThat(component.get("status").asString()).isEqualTo("DEGRADED");
+				assertThat(component.get("details").get("failureMode").asString()).isEqualTo("closed");
+			}
 		}
 	}
 

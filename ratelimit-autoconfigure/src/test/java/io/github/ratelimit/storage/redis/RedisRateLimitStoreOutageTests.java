@@ -17,6 +17,7 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.redis.CircuitBreaker.State;
+import io.github.ratelimit.test.redis.FakeRedisServer;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
@@ -136,6 +137,38 @@ abstract class RedisRateLimitStoreOutageTests {
 			.withMessageContaining("Not connected");
 		server.restart();
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> admits(checks));
+	}
+
+	@Test
+	void aServerThatAnswersGarbageOrHangsGetsTheFailureModeAndNeverHoldsARequest() {
+		for (FakeRedisServer.Behaviour behaviour : FakeRedisServer.Behaviour.values()) {
+			try (FakeRedisServer fake = FakeRedisServer.start(behaviour)) {
+				RedisClient fakeClient = RedisClient.create(fake.url());
+				RedisRateLimitStore<?> broken = newStore(RedisConnector.of(fakeClient),
+						RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
+				try {
+					broken.start();
+					List<LimitCheck> checks = List.of(check("10/1h", "alice"));
+					// each decision gets the failure mode at once: never connected, or silent past the timeout
+					assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+						for (int i = 0; i < 50; i++) {
+							assertThatExceptionOfType(StoreUnavailableException.class).as("%s", behaviour)
+								.isThrownBy(() -> broken.decide(checks));
+							assertThat(broken.decideAsync(checks)).as("%s", behaviour)
+								.failsWithin(Duration.ofSeconds(1))
+								.withThrowableOfType(ExecutionException.class)
+								.havingCause()
+								.isInstanceOf(StoreUnavailableException.class);
+						}
+					});
+					assertThat(broken.isConnected()).as("%s", behaviour).isFalse();
+				}
+				finally {
+					broken.close();
+					fakeClient.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+				}
+			}
+		}
 	}
 
 	protected boolean admits(List<LimitCheck> checks) {
