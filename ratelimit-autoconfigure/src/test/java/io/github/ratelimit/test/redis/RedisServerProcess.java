@@ -30,11 +30,14 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private final Path directory;
 
+	private final List<String> extraArguments;
+
 	private @Nullable Process process;
 
-	private RedisServerProcess(Path executable, int port) {
+	private RedisServerProcess(Path executable, int port, List<String> extraArguments) {
 		this.executable = executable;
 		this.port = port;
+		this.extraArguments = List.copyOf(extraArguments);
 		try {
 			this.directory = Files.createTempDirectory("ratelimit-redis-" + port + "-");
 		}
@@ -54,12 +57,22 @@ public final class RedisServerProcess implements AutoCloseable {
 	 * @throws IllegalStateException when there is no {@code redis-server} or it does not start
 	 */
 	public static RedisServerProcess start() {
+		return start(List.of());
+	}
+
+	/**
+	 * Starts a {@code redis-server} with more arguments ({@code --cluster-enabled yes}) on a free loopback
+	 * port and waits until it answers {@code PING}.
+	 * @param extraArguments arguments after the port, bind address and persistence settings
+	 * @return the running server; close it when done
+	 */
+	public static RedisServerProcess start(List<String> extraArguments) {
 		Path executable = findExecutable().orElseThrow(() -> new IllegalStateException(
 				"No redis-server on the PATH (" + System.getenv("PATH") + "); install it (apt-get install redis-server)"));
 		IllegalStateException failure = null;
 		// the free port may be taken between probing and binding: try a few
 		for (int attempt = 0; attempt < 3; attempt++) {
-			RedisServerProcess server = new RedisServerProcess(executable, freePort());
+			RedisServerProcess server = new RedisServerProcess(executable, freePort(), extraArguments);
 			try {
 				server.restart();
 				return server;
@@ -92,8 +105,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		if (isRunning()) {
 			return;
 		}
-		List<String> command = List.of(this.executable.toString(), "--port", Integer.toString(this.port), "--bind",
-				"127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.directory.toString());
+		List<String> command = new java.util.ArrayList<>(List.of(this.executable.toString(), "--port",
+				Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+				this.directory.toString()));
+		command.addAll(this.extraArguments);
 		Path log = this.directory.resolve("redis.log");
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
