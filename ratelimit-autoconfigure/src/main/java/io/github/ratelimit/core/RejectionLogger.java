@@ -1,5 +1,6 @@
 package io.github.ratelimit.core;
 
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.Identity;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,9 +74,11 @@ public final class RejectionLogger implements DecisionListener {
 					decision.classification().group(), binding.limit(), decision.retryAfterSeconds(), left);
 		}
 		else {
-			logger.info("rate limit outcome={} policy={} ip={} user={} tier={} group={} suppressed={}",
+			// denied, banned, blocked or unavailable: the caller as bans and rules name it (keys by token id)
+			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
 					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
-					identity.ip(), identity.user(), identity.tier(), decision.classification().group(), left);
+					Subject.banKey(identity), identity.tier(), decision.classification().group(),
+					decision.retryAfterSeconds(), left);
 		}
 	}
 

@@ -4,6 +4,7 @@ import io.github.ratelimit.policy.Classification;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
@@ -99,6 +101,19 @@ class RejectionLoggerTests {
 			.asString()
 			.contains("outcome=REJECTED", "policy=anonymous-ip-default", "scope=ip", "id=198.51.100.4",
 					"retry_after=3600");
+	}
+
+	@Test
+	void aBannedOrDeniedCallerIsNamedAsBansNameIt() {
+		Identity caller = new Identity("mallory", null, null, "203.0.113.66", "anonymous", true);
+		Decision banned = new Decision(Outcome.BANNED, caller, Classification.of("default", 1), List.of(), null, 1800,
+				null, Instant.parse("2026-03-01T10:00:00Z"));
+		this.rejectionLogger.onDecision(banned, 0);
+		assertThat(this.appender.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("outcome=BANNED", "caller=user:mallory", "retry_after=1800")
+			.doesNotContain("null");
 	}
 
 	@Test
