@@ -72,8 +72,8 @@ public final class TopRefused {
 		log(summary);
 	}
 
-	/** Ends the current period if it is over, and logs its summary (the refresh of runtime control calls it). */
-	public void advance() {
+	// ends the current period if it is over and logs its summary: at the first refusal or read after its end
+	private void advance() {
 		String summary;
 		synchronized (this) {
 			summary = roll(this.clock.millis());

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.lettuce.core.cluster.RedisClusterClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,14 +32,7 @@ class RedisClusterControlStoreTests {
 	void startCluster() {
 		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH (apt-get install redis-server)")
 			.isTrue();
-		this.cluster = RedisClusterProcess.start();
-	}
-
-	@AfterAll
-	void stopCluster() {
-		if (this.cluster != null) {
-			this.cluster.close();
-		}
+		this.cluster = RedisClusterProcess.shared();
 	}
 
 	@Test

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.cluster.RedisClusterClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,14 +43,7 @@ class RedisClusterPolicyKindsStoreContractTests extends PolicyKindsStoreContract
 	void startCluster() {
 		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH (apt-get install redis-server)")
 			.isTrue();
-		this.cluster = RedisClusterProcess.start();
-	}
-
-	@AfterAll
-	void stopCluster() {
-		if (this.cluster != null) {
-			this.cluster.close();
-		}
+		this.cluster = RedisClusterProcess.shared();
 	}
 
 	@BeforeEach

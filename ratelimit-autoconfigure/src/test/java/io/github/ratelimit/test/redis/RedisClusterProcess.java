@@ -23,9 +23,24 @@ public final class RedisClusterProcess implements AutoCloseable {
 
 	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
 
+	private static RedisClusterProcess shared;
+
 	private final List<RedisServerProcess> nodes = new ArrayList<>();
 
 	private RedisClusterProcess() {
+	}
+
+	/**
+	 * The cluster the tests of this JVM share, started on first use and stopped when the JVM exits. Tests
+	 * isolate themselves with key prefixes, as on the shared standalone server.
+	 * @return the running cluster
+	 */
+	public static synchronized RedisClusterProcess shared() {
+		if (shared == null) {
+			shared = start();
+			Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "redis-cluster-shutdown"));
+		}
+		return shared;
 	}
 
 	/**
