@@ -28,7 +28,6 @@ import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisConnector;
 import io.github.ratelimit.storage.redis.RedisControlStore;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
@@ -36,9 +35,10 @@ import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
 /**
  * Keeps buckets in Redis when Spring Data Redis configured a {@link LettuceConnectionFactory} and
- * {@code ratelimit.storage.type} is {@code auto} or {@code redis}. The store opens its own connection
- * from the factory's native client, lazily and in the background, so the application starts while Redis
- * is down; Boot's client and its options are left alone.
+ * {@code ratelimit.storage.type} is {@code auto} or {@code redis}. The stores open their own connections,
+ * lazily and in the background, so the application starts while Redis is down, through a client of their
+ * own ({@link RateLimitRedisClient}) that reaches the Redis the factory reaches; Boot's client and its
+ * options are left alone.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
@@ -52,9 +52,14 @@ public final class RateLimitRedisAutoConfiguration {
 	private static final String BUCKET4J_LETTUCE = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
 
 	@Bean
+	RateLimitRedisClient rateLimitRedisClient(LettuceConnectionFactory connectionFactory) {
+		return new RateLimitRedisClient(connectionFactory);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean(RateLimitStore.class)
-	RedisRateLimitStore<?> rateLimitStore(LettuceConnectionFactory connectionFactory,
-			RateLimitProperties properties, ResourceLoader resourceLoader) {
+	RedisRateLimitStore<?> rateLimitStore(RateLimitRedisClient connector, RateLimitProperties properties,
+			ResourceLoader resourceLoader) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		Duration timeout = storage.getTimeout();
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -71,8 +76,6 @@ public final class RateLimitRedisAutoConfiguration {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.open-duration", openDuration,
 					"must be positive", "1s");
 		}
-		// the native client is asked for on the connecting thread: the factory may not be started yet
-		RedisConnector connector = RedisConnector.of(connectionFactory::getRequiredNativeClient);
 		CircuitBreaker breaker = new CircuitBreaker(redis.getFailureThreshold(), openDuration);
 		RedisRateLimitStore<?> store = switch (redis.getStrategy()) {
 			case SCRIPT -> new RedisScriptRateLimitStore(connector, timeout, breaker, leaseTime(redis));
@@ -102,9 +105,9 @@ public final class RateLimitRedisAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean(ControlStore.class)
-	RedisControlStore rateLimitControlStore(LettuceConnectionFactory connectionFactory, RateLimitProperties properties) {
-		return new RedisControlStore(RedisConnector.of(connectionFactory::getRequiredNativeClient),
-				properties.getStorage().getKeyPrefix(), Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS));
+	RedisControlStore rateLimitControlStore(RateLimitRedisClient connector, RateLimitProperties properties) {
+		return new RedisControlStore(connector, properties.getStorage().getKeyPrefix(),
+				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS));
 	}
 
 	private static Duration leaseTime(RateLimitProperties.Redis redis) {

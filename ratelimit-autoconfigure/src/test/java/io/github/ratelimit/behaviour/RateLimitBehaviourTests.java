@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
-import io.github.ratelimit.test.redis.RedisServerProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -452,13 +451,14 @@ abstract class RateLimitBehaviourTests {
 	}
 
 	private BehaviourApp startWithStoreDown(String failureMode) {
-		Map<String, String> properties = new LinkedHashMap<>(this.storage.properties(getClass().getSimpleName()));
-		properties.put("ratelimit.storage.failure-mode", failureMode);
 		if (this.storage != Storage.MEMORY) {
 			// nothing listens there: every decision fails
-			properties.put("spring.data.redis.url", "redis://127.0.0.1:" + RedisServerProcess.freePort());
+			Map<String, String> properties = new LinkedHashMap<>(this.storage.unreachable(getClass().getSimpleName()));
+			properties.put("ratelimit.storage.failure-mode", failureMode);
 			return BehaviourApp.start(this.stack, properties);
 		}
+		Map<String, String> properties = new LinkedHashMap<>(this.storage.properties(getClass().getSimpleName()));
+		properties.put("ratelimit.storage.failure-mode", failureMode);
 		return BehaviourApp.start(this.stack, properties, DownStore.class);
 	}
 

@@ -147,6 +147,21 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.process = null;
 	}
 
+	/** Kills the server at once ({@code SIGKILL}), as a crashed or lost host: no goodbye to its clients. */
+	public synchronized void crash() {
+		Process running = this.process;
+		if (running == null) {
+			return;
+		}
+		try {
+			running.destroyForcibly().waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.process = null;
+	}
+
 	@Override
 	public void close() {
 		stop();

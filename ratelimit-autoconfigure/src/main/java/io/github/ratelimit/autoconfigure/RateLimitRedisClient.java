@@ -1,0 +1,186 @@
+package io.github.ratelimit.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import io.lettuce.core.tracing.Tracing;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceClientConfigurationBuilder;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceSslClientConfigurationBuilder;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import io.github.ratelimit.storage.redis.RedisConnector;
+
+/**
+ * The stores' own Lettuce client, a twin of the application's: the same Redis (standalone, Sentinel,
+ * Cluster or socket), credentials, TLS and client options, read from the application's
+ * {@link LettuceConnectionFactory}, with three differences that a request path needs:
+ * <ul>
+ * <li><b>No command tracing.</b> With Actuator, Boot observes every command of its client (a timer, and a
+ * span when tracing is on). On the limiter's path that work made bursts miss the 50 ms timeout and fail
+ * open; the starter has its own meters ({@code ratelimit.decision.latency}). The twin shares the
+ * application's event loops, so it starts no threads.</li>
+ * <li><b>Commands fail at once while disconnected</b> instead of queueing until a timeout, and a lost
+ * connection is tried again at least every second (Lettuce backs off up to 30 s).</li>
+ * <li><b>A Cluster's topology is refreshed</b> on redirects, lost nodes and reconnects (and every
+ * {@value #TOPOLOGY_REFRESH_SECONDS} s), so a failover moves decisions to the promoted replica; Lettuce's
+ * default never refreshes.</li>
+ * </ul>
+ * The twin is built on the connecting thread, never at startup, and closed with the application context.
+ * A static master/replica configuration, which the factory does not expose, is served by the application's
+ * own client.
+ */
+final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
+
+	private static final int TOPOLOGY_REFRESH_SECONDS = 30;
+
+	/** A lost connection is tried again at least this often: enforcement resumes soon after Redis is back. */
+	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+
+	/** Adaptive refreshes at most this often: a lost node triggers one on every reconnect attempt. */
+	private static final Duration ADAPTIVE_REFRESH_INTERVAL = Duration.ofMillis(500);
+
+	private final LettuceConnectionFactory application;
+
+	private @Nullable LettuceConnectionFactory twin;
+
+	private @Nullable ClientResources resources;
+
+	/** Whether the resources are this client's own (the application's client had none to share). */
+	private boolean ownResources;
+
+	private boolean closed;
+
+	RateLimitRedisClient(LettuceConnectionFactory application) {
+		this.application = application;
+	}
+
+	@Override
+	public StatefulConnection<byte[], byte[]> connect() {
+		return RedisConnector.of(this::client).connect();
+	}
+
+	/** The client connections are opened with: the twin, once the application's factory can be read. */
+	synchronized AbstractRedisClient client() {
+		if (this.closed) {
+			throw new IllegalStateException("The rate-limit Redis client is closed");
+		}
+		if (staticMasterReplica(this.application)) {
+			return this.application.getRequiredNativeClient();
+		}
+		if (this.twin == null) {
+			LettuceConnectionFactory twin = twin(this.application);
+			twin.afterPropertiesSet();
+			twin.start();
+			this.twin = twin;
+		}
+		return this.twin.getRequiredNativeClient();
+	}
+
+	@Override
+	public synchronized void close() {
+		this.closed = true;
+		if (this.twin != null) {
+			this.twin.destroy();
+			this.twin = null;
+		}
+		if (this.ownResources && this.resources != null) {
+			this.resources.shutdown();
+		}
+	}
+
+	private LettuceConnectionFactory twin(LettuceConnectionFactory application) {
+		LettuceClientConfiguration client = twinConfiguration(application);
+		if (application.isClusterAware()) {
+			return new LettuceConnectionFactory(application.getClusterConfiguration(), client);
+		}
+		if (application.isRedisSentinelAware()) {
+			return new LettuceConnectionFactory(application.getSentinelConfiguration(), client);
+		}
+		if (application.getSocketConfiguration() != null) {
+			return new LettuceConnectionFactory(application.getSocketConfiguration(), client);
+		}
+		return new LettuceConnectionFactory(application.getStandaloneConfiguration(), client);
+	}
+
+	private LettuceClientConfiguration twinConfiguration(LettuceConnectionFactory application) {
+		LettuceClientConfiguration configuration = application.getClientConfiguration();
+		LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder();
+		if (configuration.isUseSsl()) {
+			LettuceSslClientConfigurationBuilder ssl = builder.useSsl().verifyPeer(configuration.getVerifyMode());
+			if (configuration.isStartTls()) {
+				ssl.startTls();
+			}
+		}
+		configuration.getClientName().ifPresent(builder::clientName);
+		configuration.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
+		builder.clientResources(resources(configuration));
+		ClientOptions options = configuration.getClientOptions().orElseGet(ClientOptions::create);
+		builder.clientOptions(application.isClusterAware() ? clusterOptions(options) : requestPathOptions(options));
+		return builder.commandTimeout(configuration.getCommandTimeout())
+			.shutdownTimeout(configuration.getShutdownTimeout())
+			.shutdownQuietPeriod(configuration.getShutdownQuietPeriod())
+			.build();
+	}
+
+	/**
+	 * The application's resources (event loops, timer, DNS: nothing new to start) without its tracing, and a
+	 * reconnect delay capped at {@link #MAX_RECONNECT_DELAY} instead of Lettuce's 30 s.
+	 */
+	private ClientResources resources(LettuceClientConfiguration configuration) {
+		ClientResources.Builder builder;
+		if (configuration.getClientResources().isPresent()) {
+			builder = configuration.getClientResources().get().mutate();
+		}
+		else {
+			builder = ClientResources.builder();
+			this.ownResources = true;
+		}
+		ClientResources resources = builder.tracing(Tracing.disabled())
+			.reconnectDelay(Delay.exponential(Duration.ZERO, MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
+			.build();
+		this.resources = resources;
+		return resources;
+	}
+
+	private static ClientOptions requestPathOptions(ClientOptions options) {
+		return options.mutate().disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build();
+	}
+
+	private static ClusterClientOptions clusterOptions(ClientOptions options) {
+		ClusterClientOptions.Builder builder = (options instanceof ClusterClientOptions cluster) ? cluster.mutate()
+				: ClusterClientOptions.builder(options);
+		return builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+				.enableAllAdaptiveRefreshTriggers()
+				.adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_INTERVAL)
+				.refreshTriggersReconnectAttempts(1)
+				.enablePeriodicRefresh(Duration.ofSeconds(TOPOLOGY_REFRESH_SECONDS))
+				.build())
+			.build();
+	}
+
+	/** Whether the factory was made for a static master/replica setup, which it has no getter for. */
+	private static boolean staticMasterReplica(LettuceConnectionFactory factory) {
+		try {
+			Object configuration = new DirectFieldAccessor(factory).getPropertyValue("configuration");
+			return configuration instanceof RedisStaticMasterReplicaConfiguration;
+		}
+		catch (RuntimeException ex) {
+			// a Spring Data Redis without that field: such setups are read as their standalone part
+			return false;
+		}
+	}
+
+}
