@@ -141,7 +141,10 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 	private ClientResources resources(LettuceClientConfiguration configuration) {
 		ClientResources.Builder builder;
 		if (configuration.getClientResources().isPresent()) {
-			builder = configuration.getClientResources().get().mutate();
+			ClientResources application = configuration.getClientResources().get();
+			// mutate() shares the timer and executors but not the I/O event loops: share those too
+			// (never shut down here: every part of these resources is the application's)
+			builder = application.mutate().eventLoopGroupProvider(application.eventLoopGroupProvider());
 		}
 		else {
 			builder = ClientResources.builder();
