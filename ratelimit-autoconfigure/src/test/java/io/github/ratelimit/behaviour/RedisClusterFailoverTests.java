@@ -1,25 +1,17 @@
 package io.github.ratelimit.behaviour;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.test.redis.RedisClusterProcess;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 import io.github.ratelimit.test.redis.RedisTestServer;
@@ -42,8 +34,6 @@ class RedisClusterFailoverTests {
 	/** How soon after the replica took over decisions must be enforced again (DESIGN.md: within 5 s). */
 	private static final Duration ENFORCED_AGAIN_WITHIN = Duration.ofSeconds(5);
 
-	private static final AtomicInteger addresses = new AtomicInteger();
-
 	@BeforeAll
 	static void redisServer() {
 		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH (apt-get install redis-server)")
@@ -64,14 +54,15 @@ class RedisClusterFailoverTests {
 			properties.put("ratelimit.storage.failure-mode", failureMode);
 			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
 				// a caller whose bucket the master about to crash holds: 5 an hour, one spent
-				String victim = nextAddress();
+				String victim = Traffic.nextAddress();
 				Reply first = get(app, victim);
 				assertThat(first.status()).as("%s", first).isEqualTo(200);
 				assertThat(first.remaining()).isEqualTo(4);
 				Set<String> keys = cluster.keys(prefix + "*");
 				String victimKey = keys.stream().filter((key) -> !key.contains("backstop")).findFirst().orElseThrow();
 
-				Traffic traffic = Traffic.start(app);
+				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
+				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
 				Duration failover = cluster.failOverMasterOf(victimKey);
 				long promoted = System.nanoTime();
 				Reply enforced = awaitEnforced(app, victim, failureMode);
@@ -80,10 +71,11 @@ class RedisClusterFailoverTests {
 
 				System.out.printf("Failover %s/%s/%s: cluster whole again after %d ms, enforced %d ms later; %s%n",
 						stack, strategy, failureMode, failover.toMillis(), enforcedAfter.toMillis(), traffic);
-				assertThat(traffic.statuses).as("statuses during the failover")
+				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
+				assertThat(traffic.statuses()).as("statuses during the failover")
 					.containsOnlyKeys("open".equals(failureMode) ? Set.of(200) : Set.of(200, 503));
-				assertThat(traffic.failureModeAnswers.get()).as("requests that got the failure mode").isPositive();
-				assertThat(traffic.decided.get()).as("requests decided by Redis during the failover").isPositive();
+				assertThat(traffic.unlimited()).as("requests that got the failure mode").isPositive();
+				assertThat(traffic.limited()).as("requests decided by Redis during the failover").isPositive();
 				assertThat(traffic.slowest()).as("slowest answer during the failover").isLessThan(SLOWEST_ANSWER);
 				assertThat(enforcedAfter).as("enforcement resumed after the replica took over")
 					.isLessThan(ENFORCED_AGAIN_WITHIN);
@@ -116,11 +108,6 @@ class RedisClusterFailoverTests {
 		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
 	}
 
-	private static String nextAddress() {
-		int n = addresses.incrementAndGet();
-		return "198.19." + (n / 250) + "." + (n % 250 + 1);
-	}
-
 	private static void sleep(long millis) {
 		try {
 			Thread.sleep(millis);
@@ -129,80 +116,6 @@ class RedisClusterFailoverTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/**
-	 * Clients calling from new addresses all the time, so that their buckets fall on every master, until
-	 * stopped.
-	 */
-	private static final class Traffic {
-
-		private static final int CLIENTS = 4;
-
-		private final Map<Integer, Long> statuses = new ConcurrentHashMap<>();
-
-		private final AtomicLong failureModeAnswers = new AtomicLong();
-
-		private final AtomicLong decided = new AtomicLong();
-
-		private final AtomicLong slowestNanos = new AtomicLong();
-
-		private final ConcurrentLinkedQueue<String> oddities = new ConcurrentLinkedQueue<>();
-
-		private final AtomicBoolean running = new AtomicBoolean(true);
-
-		private final ExecutorService executor = Executors.newFixedThreadPool(CLIENTS);
-
-		private final List<Future<?>> clients = new ArrayList<>();
-
-		static Traffic start(BehaviourApp app) {
-			Traffic traffic = new Traffic();
-			for (int i = 0; i < CLIENTS; i++) {
-				traffic.clients.add(traffic.executor.submit(() -> traffic.call(app)));
-			}
-			return traffic;
-		}
-
-		private void call(BehaviourApp app) {
-			// bounded: the failover and the wait for enforcement end well within this
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-			while (this.running.get() && System.nanoTime() < deadline) {
-				long start = System.nanoTime();
-				Reply reply = get(app, nextAddress());
-				this.slowestNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
-				this.statuses.merge(reply.status(), 1L, Long::sum);
-				if (reply.header("RateLimit").isPresent()) {
-					this.decided.incrementAndGet();
-				}
-				else if (reply.status() == 200 || (reply.status() == 503
-						&& reply.body().contains("\"code\":\"rate_limiter_unavailable\""))) {
-					this.failureModeAnswers.incrementAndGet();
-				}
-				else if (this.oddities.size() < 5) {
-					this.oddities.add(reply.toString());
-				}
-			}
-		}
-
-		void stop() throws Exception {
-			this.running.set(false);
-			for (Future<?> client : this.clients) {
-				client.get(30, TimeUnit.SECONDS);
-			}
-			this.executor.shutdown();
-		}
-
-		Duration slowest() {
-			return Duration.ofNanos(this.slowestNanos.get());
-		}
-
-		@Override
-		public String toString() {
-			return "statuses " + this.statuses + ", failure mode " + this.failureModeAnswers + ", decided "
-					+ this.decided + ", slowest " + slowest().toMillis() + " ms" + (this.oddities.isEmpty() ? ""
-							: ", odd answers " + this.oddities);
-		}
-
 	}
 
 }

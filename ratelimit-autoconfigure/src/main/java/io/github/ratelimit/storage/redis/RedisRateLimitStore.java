@@ -85,7 +85,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	/** When Redis last answered anything on this store's connection. */
 	private volatile long lastAnswerNanos;
 
-	/** Decisions sent and not answered yet. */
+	/** Decisions sent whose callers have no answer yet. */
 	private final AtomicInteger inFlight = new AtomicInteger();
 
 	/**
@@ -214,8 +214,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		if (this.inFlight.incrementAndGet() > BURST_IN_FLIGHT) {
 			this.burstUntilNanos = started + this.burstSilenceNanos;
 		}
+		// in flight until the caller has its answer: a decision given up on while Redis stays silent is no
+		// part of a burst (during a pause, those would make every later decision wait the burst's silence)
+		result.whenComplete((answer, failure) -> this.inFlight.decrementAndGet());
 		pending.answer().whenComplete((answer, failure) -> {
-			this.inFlight.decrementAndGet();
 			if (failure == null) {
 				this.lastAnswerNanos = System.nanoTime();
 				// when the timer got there first it abandoned the decision, which gives back what this answer took;

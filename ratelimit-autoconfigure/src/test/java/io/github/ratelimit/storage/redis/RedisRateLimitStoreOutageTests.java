@@ -129,6 +129,24 @@ abstract class RedisRateLimitStoreOutageTests {
 	}
 
 	@Test
+	void decisionsGivenUpOnDuringAPauseDoNotMakeTheNextOnesWaitABurstsSilence() {
+		// a breaker that never opens: every decision meets the paused Redis
+		connect(RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(1000, Duration.ofSeconds(1)));
+		List<LimitCheck> checks = List.of(check("10/1h", "alice"));
+		assertThat(this.store.decide(checks).admitted()).isTrue();
+		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
+			admin.sync().clientPause(3000);
+			assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+				// more than a burst's worth, one after the other: Redis still holds them all, unanswered
+				for (int i = 0; i < 2 * RedisRateLimitStore.BURST_IN_FLIGHT; i++) {
+					assertThatExceptionOfType(StoreUnavailableException.class).isThrownBy(() -> this.store.decide(checks))
+						.withMessageContaining("answered nothing for 50 ms");
+				}
+			});
+		}
+	}
+
+	@Test
 	void startsWhileRedisIsDownAndConnectsWhenItComesUp() {
 		server.stop();
 		connectLater(Duration.ofMillis(500), new CircuitBreaker(1000, Duration.ofSeconds(1)));

@@ -1,0 +1,208 @@
+package io.github.ratelimit.behaviour;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.test.redis.RedisServerProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/**
+ * Over HTTP, with the defaults but for the failure mode under test: the app's Redis is stopped mid-run
+ * and restarted on the same port, or paused ({@code CLIENT PAUSE}), while clients keep calling. Requests
+ * get the configured failure mode (open: admitted without limits; closed: 503; local: per-instance
+ * limits), never a 500; once the circuit breaker is open none waits for Redis; and enforcement by Redis
+ * resumes within 5 s of Redis answering again. (A server that answers garbage or hangs:
+ * {@link StoreOutageHealthTests} and the store's outage tests.)
+ */
+class RedisFaultTests {
+
+	/** The default timeout (50 ms) and a loaded machine's margin. */
+	private static final Duration SLOWEST_ANSWER_WHILE_OPEN = Duration.ofMillis(500);
+
+	/** Before the breaker opens a request may wait for the timeout, on a loaded machine. */
+	private static final Duration SLOWEST_ANSWER = Duration.ofSeconds(1);
+
+	private static final Duration ENFORCED_AGAIN_WITHIN = Duration.ofSeconds(5);
+
+	private static final Duration PAUSE = Duration.ofSeconds(3);
+
+	@BeforeAll
+	static void redisServer() {
+		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH (apt-get install redis-server)")
+			.isTrue();
+	}
+
+	@ParameterizedTest(name = "{0}: Redis {1}, failure mode {2}")
+	@CsvSource({ "MVC, STOPPED, OPEN", "WEBFLUX, STOPPED, CLOSED", "MVC, STOPPED, LOCAL", "WEBFLUX, PAUSED, OPEN",
+			"MVC, PAUSED, CLOSED", "WEBFLUX, PAUSED, LOCAL" })
+	void requestsGetTheFailureModeNeverA500AndEnforcementResumesWhenRedisAnswersAgain(Stack stack, Fault fault,
+			FailureMode failureMode) throws Exception {
+		try (RedisServerProcess redis = RedisServerProcess.start()) {
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("ratelimit.storage.type", "redis");
+			properties.put("spring.data.redis.url", redis.url());
+			properties.put("ratelimit.storage.failure-mode", failureMode.name().toLowerCase());
+			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
+				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
+				MeterRegistry meters = app.context().getBean(MeterRegistry.class);
+				assertThat(get(app, Traffic.nextAddress()).header("RateLimit")).as("decided by Redis").isPresent();
+
+				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
+				double errorsBefore = storeErrors(meters);
+				long faultEnds = fault.begin(redis);
+				List<Reply> oneCaller = callSixTimes(app);
+				fault.awaitEnd(redis, faultEnds);
+				long back = System.nanoTime();
+				traffic.stop();
+				Duration enforcedAfter = awaitDecidedByRedis(app, meters, back);
+
+				System.out.printf("Redis %s, %s/%s: enforced %d ms after Redis answered again; %s%n", fault, stack,
+						failureMode, enforcedAfter.toMillis(), traffic);
+				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
+				assertThat(storeErrors(meters) - errorsBefore).as("decisions that got the failure mode").isPositive();
+				assertThat(traffic.statuses())
+					.containsOnlyKeys((failureMode == FailureMode.CLOSED) ? Set.of(200, 503) : Set.of(200));
+				assertThat(traffic.whileOpen()).as("requests while the breaker was open").isPositive();
+				assertThat(traffic.slowestWhileOpen()).as("slowest answer while the breaker was open")
+					.isLessThan(SLOWEST_ANSWER_WHILE_OPEN);
+				assertThat(traffic.slowest()).as("slowest answer").isLessThan(SLOWEST_ANSWER);
+				assertThat(enforcedAfter).as("enforcement resumed after Redis answered again")
+					.isLessThan(ENFORCED_AGAIN_WITHIN);
+				assertConfiguredAnswers(failureMode, oneCaller);
+			}
+		}
+	}
+
+	/** One caller's six requests during the fault, where five an hour are allowed. */
+	private static List<Reply> callSixTimes(BehaviourApp app) {
+		String caller = Traffic.nextAddress();
+		return java.util.stream.IntStream.range(0, 6).mapToObj((i) -> get(app, caller)).toList();
+	}
+
+	private static void assertConfiguredAnswers(FailureMode failureMode, List<Reply> replies) {
+		switch (failureMode) {
+			case OPEN -> assertThat(replies).as("admitted without limits").allSatisfy((reply) -> {
+				assertThat(reply.status()).isEqualTo(200);
+				assertThat(reply.header("RateLimit")).isEmpty();
+			});
+			case CLOSED -> assertThat(replies).as("refused: the limiter is unavailable")
+				.allSatisfy((reply) -> assertThat(Traffic.isUnavailable(reply)).as("%s", reply).isTrue());
+			case LOCAL -> {
+				// per-instance buckets hold the same limits
+				assertThat(replies.subList(0, 5)).allSatisfy((reply) -> assertThat(reply.status()).isEqualTo(200));
+				assertThat(replies.get(4).remaining()).isZero();
+				assertThat(replies.get(5).status()).as("%s", replies.get(5)).isEqualTo(429);
+			}
+		}
+	}
+
+	/**
+	 * Waits for the first request decided by Redis again (the store's error count stands still across it),
+	 * and answers how long after {@code back} it came.
+	 */
+	private static Duration awaitDecidedByRedis(BehaviourApp app, MeterRegistry meters, long back) {
+		long deadline = back + TimeUnit.SECONDS.toNanos(30);
+		while (System.nanoTime() < deadline) {
+			double errors = storeErrors(meters);
+			Reply reply = get(app, Traffic.nextAddress());
+			assertThat(reply.status()).as("%s", reply).isNotEqualTo(500);
+			if (storeErrors(meters) == errors && reply.header("RateLimit").isPresent()) {
+				return Duration.ofNanos(System.nanoTime() - back);
+			}
+			sleep(20);
+		}
+		throw new AssertionError("Redis decided nothing within 30 s of answering again");
+	}
+
+	private static double storeErrors(MeterRegistry meters) {
+		return meters.find("ratelimit.store.errors").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+	}
+
+	private static Reply get(BehaviourApp app, String address) {
+		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	enum Fault {
+
+		/** The server stops (its data gone) and, a moment later, starts again on the same port. */
+		STOPPED {
+
+			@Override
+			long begin(RedisServerProcess redis) {
+				redis.stop();
+				return System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+			}
+
+			@Override
+			void awaitEnd(RedisServerProcess redis, long ends) {
+				sleepUntil(ends);
+				redis.restart();
+			}
+
+		},
+
+		/** The server stops answering every client for {@link #PAUSE} ({@code CLIENT PAUSE ... ALL}). */
+		PAUSED {
+
+			@Override
+			long begin(RedisServerProcess redis) {
+				RedisClient client = RedisClient.create(redis.url());
+				try (StatefulRedisConnection<String, String> connection = client.connect()) {
+					connection.sync().clientPause(PAUSE.toMillis());
+				}
+				finally {
+					client.shutdown();
+				}
+				return System.nanoTime() + PAUSE.toNanos();
+			}
+
+			@Override
+			void awaitEnd(RedisServerProcess redis, long ends) {
+				sleepUntil(ends);
+			}
+
+		};
+
+		/** Starts the fault; answers when it is due to end ({@link System#nanoTime()}). */
+		abstract long begin(RedisServerProcess redis);
+
+		/** Waits until the fault has ended and Redis answers again. */
+		abstract void awaitEnd(RedisServerProcess redis, long ends);
+
+		private static void sleepUntil(long nanoTime) {
+			long left = nanoTime - System.nanoTime();
+			if (left > 0) {
+				sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+			}
+		}
+
+	}
+
+}
