@@ -32,12 +32,16 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private final List<String> extraArguments;
 
+	/** Whether this is a Sentinel ({@code redis-server <config> --sentinel}) rather than a data node. */
+	private final boolean sentinel;
+
 	private @Nullable Process process;
 
-	private RedisServerProcess(Path executable, int port, List<String> extraArguments) {
+	private RedisServerProcess(Path executable, int port, List<String> extraArguments, boolean sentinel) {
 		this.executable = executable;
 		this.port = port;
 		this.extraArguments = List.copyOf(extraArguments);
+		this.sentinel = sentinel;
 		try {
 			this.directory = Files.createTempDirectory("ratelimit-redis-" + port + "-");
 		}
@@ -67,12 +71,25 @@ public final class RedisServerProcess implements AutoCloseable {
 	 * @return the running server; close it when done
 	 */
 	public static RedisServerProcess start(List<String> extraArguments) {
+		return start(extraArguments, false);
+	}
+
+	/**
+	 * Starts a Redis Sentinel ({@code redis-server} in Sentinel mode, with a configuration file of its own
+	 * that it may rewrite) on a free loopback port, monitoring nothing yet.
+	 * @return the running Sentinel; close it when done
+	 */
+	public static RedisServerProcess startSentinel() {
+		return start(List.of(), true);
+	}
+
+	private static RedisServerProcess start(List<String> extraArguments, boolean sentinel) {
 		Path executable = findExecutable().orElseThrow(() -> new IllegalStateException(
 				"No redis-server on the PATH (" + System.getenv("PATH") + "); install it (apt-get install redis-server)"));
 		IllegalStateException failure = null;
 		// the free port may be taken between probing and binding: try a few
 		for (int attempt = 0; attempt < 3; attempt++) {
-			RedisServerProcess server = new RedisServerProcess(executable, freePort(), extraArguments);
+			RedisServerProcess server = new RedisServerProcess(executable, freePort(), extraArguments, sentinel);
 			try {
 				server.restart();
 				return server;
@@ -105,11 +122,17 @@ public final class RedisServerProcess implements AutoCloseable {
 		if (isRunning()) {
 			return;
 		}
-		List<String> command = new java.util.ArrayList<>(List.of(this.executable.toString(), "--port",
-				Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-				this.directory.toString()));
-		command.addAll(this.extraArguments);
 		Path log = this.directory.resolve("redis.log");
+		List<String> command = new java.util.ArrayList<>(List.of(this.executable.toString()));
+		if (this.sentinel) {
+			command.addAll(List.of(sentinelConfiguration().toString(), "--sentinel"));
+		}
+		command.addAll(List.of("--port", Integer.toString(this.port), "--bind", "127.0.0.1", "--dir",
+				this.directory.toString()));
+		if (!this.sentinel) {
+			command.addAll(List.of("--save", "", "--appendonly", "no"));
+		}
+		command.addAll(this.extraArguments);
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -126,6 +149,20 @@ public final class RedisServerProcess implements AutoCloseable {
 			}
 			pause();
 		}
+	}
+
+	/** A Sentinel's configuration file: it must exist and be writable, Sentinel keeps its state in it. */
+	private Path sentinelConfiguration() {
+		Path configuration = this.directory.resolve("sentinel.conf");
+		try {
+			if (!Files.exists(configuration)) {
+				Files.writeString(configuration, "", StandardCharsets.UTF_8);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return configuration;
 	}
 
 	/** Stops the server and waits until it has exited; its data is gone. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.test.redis.RedisClusterProcess;
+import io.github.ratelimit.test.redis.RedisSentinelProcess;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
@@ -20,13 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * A Redis Cluster master crashes ({@code SIGKILL}) while clients keep calling, and its replica takes over.
+ * A Redis master crashes ({@code SIGKILL}) while clients keep calling, and its replica takes over: in a
+ * Redis Cluster, or promoted by a Sentinel.
  * The app keeps the defaults but for the failure mode under test: requests whose buckets the crashed master
  * held get the failure mode (admitted with {@code open}, 503 with {@code closed}), the others are decided as
  * usual, none gets a 500 or hangs; and once the replica is master, the starter's client finds it and
  * enforcement resumes on the promoted replica with what the master had counted.
  */
-class RedisClusterFailoverTests {
+class RedisFailoverTests {
 
 	/** What any request may take while a master is lost: the timeout (50 ms) and a loaded machine's margin. */
 	private static final Duration SLOWEST_ANSWER = Duration.ofSeconds(1);
@@ -40,15 +43,15 @@ class RedisClusterFailoverTests {
 			.isTrue();
 	}
 
-	@ParameterizedTest(name = "{0}, {1} strategy, failure mode {2}")
-	@CsvSource({ "MVC, script, open", "WEBFLUX, script, closed", "WEBFLUX, bucket4j, open", "MVC, bucket4j, closed" })
-	void aFailoverGetsTheFailureModeNeverA500AndEnforcementResumesOnThePromotedReplica(Stack stack, String strategy,
-			String failureMode) throws Exception {
+	@ParameterizedTest(name = "{0}: {1}, {2} strategy, failure mode {3}")
+	@CsvSource({ "CLUSTER, MVC, script, open", "CLUSTER, WEBFLUX, script, closed", "CLUSTER, WEBFLUX, bucket4j, open",
+			"CLUSTER, MVC, bucket4j, closed", "SENTINEL, WEBFLUX, script, open", "SENTINEL, MVC, bucket4j, closed" })
+	void aFailoverGetsTheFailureModeNeverA500AndEnforcementResumesOnThePromotedReplica(Topology topology, Stack stack,
+			String strategy, String failureMode) throws Exception {
 		String prefix = RedisTestServer.uniqueKeyPrefix("failover");
-		Map<String, String> properties = new LinkedHashMap<>();
-		try (RedisClusterProcess cluster = RedisClusterProcess.startWithReplicas()) {
+		try (Servers servers = topology.start()) {
+			Map<String, String> properties = new LinkedHashMap<>(servers.properties());
 			properties.put("ratelimit.storage.type", "redis");
-			properties.put("spring.data.redis.cluster.nodes", cluster.nodes());
 			properties.put("ratelimit.storage.key-prefix", prefix);
 			properties.put("ratelimit.storage.redis.strategy", strategy);
 			properties.put("ratelimit.storage.failure-mode", failureMode);
@@ -58,19 +61,17 @@ class RedisClusterFailoverTests {
 				Reply first = get(app, victim);
 				assertThat(first.status()).as("%s", first).isEqualTo(200);
 				assertThat(first.remaining()).isEqualTo(4);
-				Set<String> keys = cluster.keys(prefix + "*");
-				String victimKey = keys.stream().filter((key) -> !key.contains("backstop")).findFirst().orElseThrow();
 
 				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
 				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
-				Duration failover = cluster.failOverMasterOf(victimKey);
+				Duration failover = servers.failOverMasterOfKeysUnder(prefix);
 				long promoted = System.nanoTime();
 				Reply enforced = awaitEnforced(app, victim, failureMode);
 				Duration enforcedAfter = Duration.ofNanos(System.nanoTime() - promoted);
 				traffic.stop();
 
-				System.out.printf("Failover %s/%s/%s: cluster whole again after %d ms, enforced %d ms later; %s%n",
-						stack, strategy, failureMode, failover.toMillis(), enforcedAfter.toMillis(), traffic);
+				System.out.printf("Failover %s %s/%s/%s: replica in charge after %d ms, enforced %d ms later; %s%n",
+						topology, stack, strategy, failureMode, failover.toMillis(), enforcedAfter.toMillis(), traffic);
 				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
 				assertThat(traffic.statuses()).as("statuses during the failover")
 					.containsOnlyKeys("open".equals(failureMode) ? Set.of(200) : Set.of(200, 503));
@@ -88,6 +89,62 @@ class RedisClusterFailoverTests {
 				assertThat(refused.status()).as("%s", refused).isEqualTo(429);
 			}
 		}
+	}
+
+	/** Where the app's Redis runs, with a replica for every master. */
+	enum Topology {
+
+		/** Three masters, a replica each: the master of the victim's bucket crashes. */
+		CLUSTER {
+
+			@Override
+			Servers start() {
+				RedisClusterProcess cluster = RedisClusterProcess.startWithReplicas();
+				return new Servers(Map.of("spring.data.redis.cluster.nodes", cluster.nodes()), (prefix) -> {
+					// the victim's own bucket, not the per-address backstop every caller shares
+					String victimKey = cluster.keys(prefix + "*")
+						.stream()
+						.filter((key) -> !key.contains("backstop"))
+						.findFirst()
+						.orElseThrow();
+					return cluster.failOverMasterOf(victimKey);
+				}, cluster);
+			}
+
+		},
+
+		/** A master, its replica and a Sentinel: the master crashes, the Sentinel promotes the replica. */
+		SENTINEL {
+
+			@Override
+			Servers start() {
+				RedisSentinelProcess sentinel = RedisSentinelProcess.start();
+				return new Servers(Map.of("spring.data.redis.sentinel.master", RedisSentinelProcess.MASTER_NAME,
+						"spring.data.redis.sentinel.nodes", sentinel.nodes()), (prefix) -> sentinel.failOver(), sentinel);
+			}
+
+		};
+
+		abstract Servers start();
+
+	}
+
+	/**
+	 * Running servers: the properties that point an app at them, and how to crash the master of the keys
+	 * under a prefix and wait until its replica is in charge.
+	 */
+	record Servers(Map<String, String> properties, Function<String, Duration> failOverMasterOfKeysUnder,
+			AutoCloseable processes) implements AutoCloseable {
+
+		Duration failOverMasterOfKeysUnder(String prefix) {
+			return this.failOverMasterOfKeysUnder.apply(prefix);
+		}
+
+		@Override
+		public void close() throws Exception {
+			this.processes.close();
+		}
+
 	}
 
 	/** The victim's first answer decided by Redis again: with limit headers, not the failure mode. */
