@@ -58,7 +58,7 @@ class RedisFailoverTests {
 			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
 				// a caller whose bucket the master about to crash holds: 5 an hour, one spent
 				String victim = Traffic.nextAddress();
-				Reply first = get(app, victim);
+				Reply first = Traffic.hello(app, victim);
 				assertThat(first.status()).as("%s", first).isEqualTo(200);
 				assertThat(first.remaining()).isEqualTo(4);
 
@@ -83,9 +83,9 @@ class RedisFailoverTests {
 				// the promoted replica had what the master counted: 5 an hour, one spent before, one now
 				assertThat(enforced.remaining()).as("%s", enforced).isEqualTo(3);
 				for (int i = 0; i < 3; i++) {
-					assertThat(get(app, victim).status()).isEqualTo(200);
+					assertThat(Traffic.hello(app, victim).status()).isEqualTo(200);
 				}
-				Reply refused = get(app, victim);
+				Reply refused = Traffic.hello(app, victim);
 				assertThat(refused.status()).as("%s", refused).isEqualTo(429);
 			}
 		}
@@ -151,27 +151,13 @@ class RedisFailoverTests {
 	private static Reply awaitEnforced(BehaviourApp app, String victim, String failureMode) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (true) {
-			Reply reply = get(app, victim);
+			Reply reply = Traffic.hello(app, victim);
 			if (reply.header("RateLimit").isPresent()) {
 				return reply;
 			}
 			assertThat(reply.status()).as("%s", reply).isEqualTo("open".equals(failureMode) ? 200 : 503);
 			assertThat(System.nanoTime()).as("enforced within 30 s").isLessThan(deadline);
-			sleep(20);
-		}
-	}
-
-	private static Reply get(BehaviourApp app, String address) {
-		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
+			Traffic.pause();
 		}
 	}
 

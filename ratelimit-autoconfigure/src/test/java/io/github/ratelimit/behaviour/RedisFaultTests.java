@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -62,7 +64,7 @@ class RedisFaultTests {
 			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
 				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
 				MeterRegistry meters = app.context().getBean(MeterRegistry.class);
-				assertThat(get(app, Traffic.nextAddress()).header("RateLimit")).as("decided by Redis").isPresent();
+				assertThat(Traffic.hello(app, Traffic.nextAddress()).header("RateLimit")).as("decided by Redis").isPresent();
 
 				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
 				double errorsBefore = storeErrors(meters);
@@ -93,7 +95,7 @@ class RedisFaultTests {
 	/** One caller's six requests during the fault, where five an hour are allowed. */
 	private static List<Reply> callSixTimes(BehaviourApp app) {
 		String caller = Traffic.nextAddress();
-		return java.util.stream.IntStream.range(0, 6).mapToObj((i) -> get(app, caller)).toList();
+		return IntStream.range(0, 6).mapToObj((i) -> Traffic.hello(app, caller)).toList();
 	}
 
 	private static void assertConfiguredAnswers(FailureMode failureMode, List<Reply> replies) {
@@ -121,32 +123,18 @@ class RedisFaultTests {
 		long deadline = back + TimeUnit.SECONDS.toNanos(30);
 		while (System.nanoTime() < deadline) {
 			double errors = storeErrors(meters);
-			Reply reply = get(app, Traffic.nextAddress());
+			Reply reply = Traffic.hello(app, Traffic.nextAddress());
 			assertThat(reply.status()).as("%s", reply).isNotEqualTo(500);
 			if (storeErrors(meters) == errors && reply.header("RateLimit").isPresent()) {
 				return Duration.ofNanos(System.nanoTime() - back);
 			}
-			sleep(20);
+			Traffic.pause();
 		}
 		throw new AssertionError("Redis decided nothing within 30 s of answering again");
 	}
 
 	private static double storeErrors(MeterRegistry meters) {
 		return meters.find("ratelimit.store.errors").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
-	}
-
-	private static Reply get(BehaviourApp app, String address) {
-		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	enum Fault {
@@ -197,9 +185,8 @@ class RedisFaultTests {
 		abstract void awaitEnd(RedisServerProcess redis, long ends);
 
 		private static void sleepUntil(long nanoTime) {
-			long left = nanoTime - System.nanoTime();
-			if (left > 0) {
-				sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+			while (System.nanoTime() - nanoTime < 0) {
+				LockSupport.parkNanos(nanoTime - System.nanoTime());
 			}
 		}
 

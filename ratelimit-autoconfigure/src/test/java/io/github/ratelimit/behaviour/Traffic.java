@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -75,12 +76,22 @@ final class Traffic {
 		return "198.19." + (n / 250) % 250 + "." + (n % 250 + 1);
 	}
 
+	/** A caller's request to {@code /api/hello}, forwarded by the trusted proxy from its address. */
+	static Reply hello(BehaviourApp app, String address) {
+		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
+	}
+
+	/** Waits a little between polls. */
+	static void pause() {
+		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+	}
+
 	private void call() {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (this.running.get() && System.nanoTime() < deadline) {
 			boolean open = this.breakerOpen.getAsBoolean();
 			long start = System.nanoTime();
-			Reply reply = Http.send(this.app.port(), "GET", "/api/hello", "X-Forwarded-For", nextAddress());
+			Reply reply = hello(this.app, nextAddress());
 			long took = System.nanoTime() - start;
 			this.slowestNanos.accumulateAndGet(took, Math::max);
 			if (open) {
