@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.test.redis.FakeRedisServer;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +31,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * and restarted on the same port, or paused ({@code CLIENT PAUSE}), while clients keep calling. Requests
  * get the configured failure mode (open: admitted without limits; closed: 503; local: per-instance
  * limits), never a 500; once the circuit breaker is open none waits for Redis; and enforcement by Redis
- * resumes within 5 s of Redis answering again. (A server that answers garbage or hangs:
- * {@link StoreOutageHealthTests} and the store's outage tests.)
+ * resumes within 5 s of Redis answering again. A server that answers garbage or nothing at all gets the
+ * failure mode the same way.
  */
 class RedisFaultTests {
 
@@ -87,6 +88,35 @@ class RedisFaultTests {
 				assertThat(traffic.slowest()).as("slowest answer").isLessThan(SLOWEST_ANSWER);
 				assertThat(enforcedAfter).as("enforcement resumed after Redis answered again")
 					.isLessThan(ENFORCED_AGAIN_WITHIN);
+				assertConfiguredAnswers(failureMode, oneCaller);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}: a server that answers {1}, failure mode {2}")
+	@CsvSource({ "MVC, GARBAGE, OPEN", "WEBFLUX, GARBAGE, CLOSED", "MVC, GARBAGE, LOCAL", "WEBFLUX, HANG, OPEN",
+			"MVC, HANG, CLOSED", "WEBFLUX, HANG, LOCAL" })
+	void aServerThatAnswersGarbageOrNothingGetsTheFailureModeNeverA500(Stack stack, FakeRedisServer.Behaviour answers,
+			FailureMode failureMode) throws Exception {
+		try (FakeRedisServer server = FakeRedisServer.start(answers)) {
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("ratelimit.storage.type", "redis");
+			properties.put("spring.data.redis.url", server.url());
+			properties.put("ratelimit.storage.failure-mode", failureMode.name().toLowerCase());
+			try (BehaviourApp app = BehaviourApp.start(stack, properties)) {
+				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
+				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
+				List<Reply> oneCaller = callSixTimes(app);
+				LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+				traffic.stop();
+
+				System.out.printf("A server that answers %s, %s/%s: %s%n", answers, stack, failureMode, traffic);
+				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
+				assertThat(traffic.statuses())
+					.containsOnlyKeys((failureMode == FailureMode.CLOSED) ? Set.of(503) : Set.of(200));
+				assertThat(traffic.slowest()).as("slowest answer").isLessThan(SLOWEST_ANSWER);
+				assertThat(traffic.slowestWhileOpen()).as("slowest answer while the breaker was open")
+					.isLessThan(SLOWEST_ANSWER_WHILE_OPEN);
 				assertConfiguredAnswers(failureMode, oneCaller);
 			}
 		}
