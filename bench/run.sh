@@ -245,7 +245,10 @@ start_app() {
 			;;
 		redis-bucket4j)
 			jar=$SAMPLE_JAR env=(REDIS_URL="$REDIS_URL")
-			args=(--spring.profiles.active=redis --ratelimit.storage.redis.strategy=bucket4j "${SAMPLE_ARGS[@]}")
+			# the bucket4j strategy decides token buckets only: without the sample's export concurrency cap and
+			# premium quota (neither is on the benchmarked paths), or it refuses to start
+			args=(--spring.profiles.active=redis --ratelimit.storage.redis.strategy=bucket4j
+				--ratelimit.groups.export.concurrency=0 --ratelimit.tiers.premium.quota.org=1000000000/1h "${SAMPLE_ARGS[@]}")
 			;;
 		peer-memory) jar=$PEER_JAR ;;
 		peer-redis) jar=$PEER_JAR env=(REDIS_URL="$REDIS_URL") args=(--spring.profiles.active=redis) ;;
@@ -399,9 +402,9 @@ JMH_HOTKEY="$WORK/jmh-hotkey.csv"         # JMH CSV: both strategies, hotKey_t16
 JMH_REDIS_BENCH="$WORK/jmh-redis-bench.tsv" # label rps p50_ms p99_ms
 JMH_NOTES=()
 : >"$JMH_REDIS_BENCH"
-# one decision of RedisDecisionBenchmark.keys10k, per the header of token-buckets.lua: one bucket (a
-# random key of 10,000) in 1 request, cost 1, enforced, one bandwidth 1000000000/1m
-JMH_ARGV=(decide '' 1 1 1 1 1 1000000000 1000000000 60000)
+# one decision of RedisDecisionBenchmark.keys10k, in the shape of ADMITTED_ARGV above: one bucket (a
+# random key of 10,000) in 1 request, cost 1, enforced, no wait, one bandwidth 1000000000/1m
+JMH_ARGV=(decide '' 30000 1 '' 1 1 1 0 1 b 1000000000 1000000000 60000)
 
 # run_jmh NAME CSV JMH-ARGUMENTS...: runs the JMH jar on our Redis (bounded); a failure is noted, not fatal
 run_jmh() {

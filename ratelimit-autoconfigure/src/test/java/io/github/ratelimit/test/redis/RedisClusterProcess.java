@@ -113,8 +113,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Crashes the master that serves a key ({@code SIGKILL}) and waits until its replica has taken over
-	 * and the cluster is whole again.
+	 * Crashes the master that serves a key ({@code SIGKILL}), once its replica has every write, and waits
+	 * until the replica has taken over and the cluster is whole again.
 	 * @param key a key the failed master served
 	 * @return how long the cluster was not whole, from the crash until every surviving node says
 	 * {@code cluster_state:ok} with a new master for the key's slot
@@ -130,6 +130,9 @@ public final class RedisClusterProcess implements AutoCloseable {
 				.orElseThrow();
 		});
 		survivors.remove(master);
+		// what the master acknowledged has reached its replica: this failover loses no write (Redis's
+		// replication is asynchronous, and a real one may lose the last ones)
+		withConnections(List.of(master), (connections) -> connections.get(0).waitForReplication(1, 5000));
 		long crashed = System.nanoTime();
 		master.crash();
 		withConnections(survivors, (connections) -> {

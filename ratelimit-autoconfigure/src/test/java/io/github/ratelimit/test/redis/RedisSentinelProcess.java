@@ -106,12 +106,14 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Crashes the master ({@code SIGKILL}) and waits until the Sentinel has promoted the replica and names
-	 * it as the master.
+	 * Crashes the master ({@code SIGKILL}), once the replica has every write, and waits until the Sentinel
+	 * has promoted the replica and names it as the master.
 	 * @return how long that took
 	 */
 	public Duration failOver() {
 		RedisServerProcess old = this.master;
+		// what the master acknowledged has reached the replica: this failover loses no write
+		with(old, (master) -> master.waitForReplication(1, 5000));
 		long crashed = System.nanoTime();
 		old.crash();
 		await("the Sentinel names the replica on port " + this.replica.port() + " as the master",
