@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,6 +149,9 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 			StatefulConnection<byte[], byte[]> connection = this.connector.connect();
 			// our own connection: a short timeout here leaves the application's shared client alone
 			connection.setTimeout(this.commandTimeout);
+			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+				openMasterConnections(cluster);
+			}
 			install(this.sessions.apply(connection));
 		}
 		catch (RuntimeException ex) {
@@ -170,6 +176,27 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		finally {
 			this.lastAttemptNanos = this.nanoTime.getAsLong();
 			this.connecting.set(false);
+		}
+	}
+
+	/**
+	 * Opens the connection to every master of a Cluster now, on this background thread: Lettuce opens one
+	 * on the first command for a node's slots, and a first decision that waited for a connect (on a cold
+	 * application, longer than the timeout) would get the failure mode. A master that cannot be reached is
+	 * left to Lettuce.
+	 */
+	private static void openMasterConnections(StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+		for (RedisClusterNode node : cluster.getPartitions()) {
+			RedisURI uri = node.getUri();
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL) && uri != null) {
+				try {
+					// the routing's own connection: writes to a node's slots go to the one kept for its host and port
+					cluster.getConnection(uri.getHost(), uri.getPort());
+				}
+				catch (RuntimeException ex) {
+					logger.debug("Cannot connect to Redis Cluster node {} yet", uri, ex);
+				}
+			}
 		}
 	}
 
