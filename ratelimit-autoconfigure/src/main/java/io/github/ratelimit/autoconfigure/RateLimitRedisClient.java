@@ -1,19 +1,26 @@
 package io.github.ratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.masterreplica.MasterReplica;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.Tracing;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceClientConfigurationBuilder;
@@ -38,8 +45,9 @@ import io.github.ratelimit.storage.redis.RedisConnector;
  * default never refreshes.</li>
  * </ul>
  * The twin is built on the connecting thread, never at startup, and closed with the application context.
- * A static master/replica configuration, which the factory does not expose, is served by the application's
- * own client.
+ * A static master/replica configuration (which the factory has no getter for) is read from the factory
+ * and connected through Lettuce's {@code MasterReplica}: decisions go to the master. Replica reads
+ * ({@code readFrom}) are never copied: every decision writes.
  */
 final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
@@ -68,6 +76,12 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
 	@Override
 	public StatefulConnection<byte[], byte[]> connect() {
+		RedisStaticMasterReplicaConfiguration masterReplica = staticMasterReplica(this.application);
+		if (masterReplica != null) {
+			// the twin's client has no URI of its own here: connect to the listed nodes, writes to the master
+			return MasterReplica.connect((RedisClient) client(), ByteArrayCodec.INSTANCE,
+					nodes(masterReplica, this.application.getClientConfiguration().isUseSsl()));
+		}
 		return RedisConnector.of(this::client).connect();
 	}
 
@@ -75,9 +89,6 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 	synchronized AbstractRedisClient client() {
 		if (this.closed) {
 			throw new IllegalStateException("The rate-limit Redis client is closed");
-		}
-		if (staticMasterReplica(this.application)) {
-			return this.application.getRequiredNativeClient();
 		}
 		if (this.twin == null) {
 			LettuceConnectionFactory twin = twin(this.application);
@@ -174,15 +185,32 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 			.build();
 	}
 
-	/** Whether the factory was made for a static master/replica setup, which it has no getter for. */
-	private static boolean staticMasterReplica(LettuceConnectionFactory factory) {
+	private static List<RedisURI> nodes(RedisStaticMasterReplicaConfiguration configuration, boolean ssl) {
+		List<RedisURI> nodes = new ArrayList<>();
+		for (RedisStandaloneConfiguration node : configuration.getNodes()) {
+			RedisURI.Builder uri = RedisURI.builder()
+				.withHost(node.getHostName())
+				.withPort(node.getPort())
+				.withDatabase(configuration.getDatabase())
+				.withSsl(ssl);
+			configuration.getPassword().map(String::new).ifPresent((password) -> {
+				String username = configuration.getUsername();
+				uri.withAuthentication((username != null) ? username : "default", password);
+			});
+			nodes.add(uri.build());
+		}
+		return nodes;
+	}
+
+	/** The factory's static master/replica setup, which it has no getter for; {@code null} for any other. */
+	private static @Nullable RedisStaticMasterReplicaConfiguration staticMasterReplica(LettuceConnectionFactory factory) {
 		try {
 			Object configuration = new DirectFieldAccessor(factory).getPropertyValue("configuration");
-			return configuration instanceof RedisStaticMasterReplicaConfiguration;
+			return (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) ? masterReplica : null;
 		}
 		catch (RuntimeException ex) {
 			// a Spring Data Redis without that field: such setups are read as their standalone part
-			return false;
+			return null;
 		}
 	}
 

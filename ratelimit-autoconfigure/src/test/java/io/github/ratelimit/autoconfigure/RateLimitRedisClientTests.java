@@ -103,17 +103,38 @@ class RateLimitRedisClientTests {
 	}
 
 	@Test
-	void aStaticMasterReplicaSetupIsServedByTheApplicationsClient() {
-		LettuceConnectionFactory application = new LettuceConnectionFactory(
-				new RedisStaticMasterReplicaConfiguration("127.0.0.1", RedisTestServer.port()),
-				LettuceClientConfiguration.defaultConfiguration());
-		application.afterPropertiesSet();
-		application.start();
-		try (RateLimitRedisClient client = new RateLimitRedisClient(application)) {
-			assertThat(client.client()).isSameAs(application.getRequiredNativeClient());
-		}
-		finally {
-			application.destroy();
+	void aStaticMasterReplicaSetupWritesToItsMaster() {
+		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH").isTrue();
+		try (RedisServerProcess master = RedisServerProcess.start();
+				RedisServerProcess replica = RedisServerProcess
+					.start(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())))) {
+			LettuceConnectionFactory application = new LettuceConnectionFactory(
+					new RedisStaticMasterReplicaConfiguration("127.0.0.1", replica.port()).node("127.0.0.1",
+							master.port()),
+					LettuceClientConfiguration.defaultConfiguration());
+			application.afterPropertiesSet();
+			application.start();
+			try (RateLimitRedisClient client = new RateLimitRedisClient(application)) {
+				StatefulConnection<byte[], byte[]> connection = client.connect();
+				try {
+					connection.setTimeout(Duration.ofSeconds(5));
+					((StatefulRedisConnection<byte[], byte[]>) connection).sync()
+						.set("rl-master-replica".getBytes(), "written".getBytes());
+				}
+				finally {
+					connection.close();
+				}
+			}
+			finally {
+				application.destroy();
+			}
+			RedisClient direct = RedisClient.create(master.url());
+			try (StatefulRedisConnection<String, String> onMaster = direct.connect()) {
+				assertThat(onMaster.sync().get("rl-master-replica")).isEqualTo("written");
+			}
+			finally {
+				direct.shutdown();
+			}
 		}
 	}
 
