@@ -73,8 +73,8 @@ class RedisFailoverTests {
 				System.out.printf("Failover %s %s/%s/%s: replica in charge after %d ms, enforced %d ms later; %s%n",
 						topology, stack, strategy, failureMode, failover.toMillis(), enforcedAfter.toMillis(), traffic);
 				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
-				assertThat(traffic.statuses()).as("statuses during the failover")
-					.containsOnlyKeys("open".equals(failureMode) ? Set.of(200) : Set.of(200, 503));
+				assertThat(traffic.statuses().keySet()).as("statuses during the failover")
+					.isSubsetOf("open".equals(failureMode) ? Set.of(200) : Set.of(200, 503));
 				assertThat(traffic.unlimited()).as("requests that got the failure mode").isPositive();
 				assertThat(traffic.limited()).as("requests decided by Redis during the failover").isPositive();
 				assertThat(traffic.slowest()).as("slowest answer during the failover").isLessThan(SLOWEST_ANSWER);

@@ -80,8 +80,9 @@ class RedisFaultTests {
 						failureMode, enforcedAfter.toMillis(), traffic);
 				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
 				assertThat(storeErrors(meters) - errorsBefore).as("decisions that got the failure mode").isPositive();
-				assertThat(traffic.statuses())
-					.containsOnlyKeys((failureMode == FailureMode.CLOSED) ? Set.of(200, 503) : Set.of(200));
+				// only these (the closed mode may answer every request 503 when Redis goes before the first one)
+				assertThat(traffic.statuses().keySet())
+					.isSubsetOf((failureMode == FailureMode.CLOSED) ? Set.of(200, 503) : Set.of(200));
 				assertThat(traffic.whileOpen()).as("requests while the breaker was open").isPositive();
 				assertThat(traffic.slowestWhileOpen()).as("slowest answer while the breaker was open")
 					.isLessThan(SLOWEST_ANSWER_WHILE_OPEN);
