@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,13 +22,18 @@ import org.springframework.boot.convert.DurationStyle;
 
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.ControlInput;
+import io.github.ratelimit.control.InvalidControlInputException;
 import io.github.ratelimit.control.LimitOverride;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.core.StoreKeys;
 import io.github.ratelimit.core.TopRefused;
+import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.BandwidthResult;
@@ -51,8 +57,12 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * <li>{@code DELETE /actuator/ratelimits/overrides?dimension=&id=&group=}; {@code DELETE …/rules?subject=};
  * {@code DELETE …/bans?subject=}.</li>
  * </ul>
- * Keys are named by their SHA-256 or token id, never by the key itself. A bad value answers 400 with the
- * message the startup check gives for the same value in a property; a store that cannot answer, 503.
+ * Keys are named by their SHA-256 or token id, never by the key itself; an {@code ip} id is the group the
+ * limiter counts the address in (an IPv6 address its /64 by default), and answers show it so.
+ * <p>
+ * Every value is checked before anything is written: a bad one answers 400 with a message that names
+ * the field and shows a valid value (for a limit, the reason the startup check gives); a store that
+ * cannot answer, 503. Bad input is never a 503, and never a state that keeps later changes from applying.
  */
 @Endpoint(id = "ratelimits")
 public class RateLimitsEndpoint {
@@ -68,11 +78,29 @@ public class RateLimitsEndpoint {
 
 	private final Clock clock;
 
+	private final ClientIpResolver ips;
+
+	/**
+	 * Creates the endpoint for clients grouped by the default prefixes (an IPv4 address is itself, an
+	 * IPv6 address its /64).
+	 */
 	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock) {
+		this(control, store, topRefused, clock,
+				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, ClientIpResolver.DEFAULT_IPV4_PREFIX,
+						ClientIpResolver.DEFAULT_IPV6_PREFIX));
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param ips the resolver of the application: {@code ip} ids are read as the groups it counts clients in
+	 */
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock,
+			ClientIpResolver ips) {
 		this.control = control;
 		this.store = store;
 		this.topRefused = topRefused;
 		this.clock = clock;
+		this.ips = ips;
 	}
 
 	@ReadOperation
@@ -102,7 +130,7 @@ public class RateLimitsEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<Map<String, Object>> identity(@Selector String dimension, @Selector String id) {
 		try {
-			Target target = Target.of(dimension, id);
+			Target target = Target.of(dimension, id, this.ips);
 			Map<String, Object> body = new LinkedHashMap<>();
 			body.put("dimension", target.dimension().key());
 			body.put("id", target.id());
@@ -124,7 +152,7 @@ public class RateLimitsEndpoint {
 			return ok(body);
 		}
 		catch (IllegalArgumentException ex) {
-			return badRequest(ex.getMessage(), null);
+			return badRequest(ex);
 		}
 		catch (StoreUnavailableException ex) {
 			return unavailable(ex);
@@ -138,34 +166,29 @@ public class RateLimitsEndpoint {
 		try {
 			return switch (section) {
 				case "overrides" -> {
-					Target target = Target.of(required("dimension", dimension), required("id", id));
-					LimitOverride override = this.control.setOverride(target.dimension(), target.id(),
-							(group != null && !group.isBlank()) ? group.strip() : "default", required("limit", limit),
-							expiry(expires));
+					Target target = target(dimension, id);
+					LimitOverride override = this.control.setOverride(target.dimension(), target.id(), group(group),
+							required("limit", limit, LimitParser.EXAMPLE), expiry(expires));
 					yield ok(override(override));
 				}
 				case "reset" -> {
-					Target target = Target.of(required("dimension", dimension), required("id", id));
+					Target target = target(dimension, id);
 					List<LimitCheck> checks = checks(target);
 					this.store.reset(checks);
 					yield ok(Map.of("reset", checks.size(), "dimension", target.dimension().key(), "id", target.id()));
 				}
 				case "allow", "deny" -> {
-					AccessRule.Access access = "allow".equals(section) ? AccessRule.Access.ALLOW : AccessRule.Access.DENY;
-					AccessRule parsed = AccessRule.parse(access, required("subject", subject));
-					String ruleTier = (tier != null && !tier.isBlank()) ? tier.strip() : parsed.tier();
-					AccessRule rule = new AccessRule(access, parsed.subject(), ruleTier, expiry(expires));
+					AccessRule rule = rule(section, required("subject", subject, Target.SUBJECT_EXAMPLE), tier,
+							expiry(expires));
 					this.control.setRule(rule);
 					yield ok(rule(rule, "runtime"));
 				}
 				default -> notFound(section);
 			};
 		}
-		catch (InvalidRateLimitConfigurationException ex) {
-			return badRequest(ex.getMessage(), ex);
-		}
 		catch (IllegalArgumentException ex) {
-			return badRequest(ex.getMessage(), null);
+			// bad input, checked before anything was written
+			return badRequest(ex);
 		}
 		catch (StoreUnavailableException | UnsupportedOperationException ex) {
 			return unavailable(ex);
@@ -182,18 +205,25 @@ public class RateLimitsEndpoint {
 		try {
 			return switch (section) {
 				case "overrides" -> {
-					Target target = Target.of(required("dimension", dimension), required("id", id));
-					String overrideGroup = (group != null && !group.isBlank()) ? group.strip() : "default";
-					yield ok(Map.of("deleted",
-							this.control.deleteOverride(target.dimension(), target.id(), overrideGroup)));
+					Target target = target(dimension, id);
+					String overrideGroup = group(group);
+					boolean deleted = this.control.deleteOverride(target.dimension(), target.id(), overrideGroup);
+					yield ok(Map.of("deleted", deleted, "dimension", target.dimension().key(), "id", target.id(),
+							"group", overrideGroup));
 				}
-				case "rules" -> ok(Map.of("deleted", this.control.deleteRule(Subject.parse(required("subject", subject)))));
-				case "bans" -> ok(Map.of("lifted", this.control.liftBan(Target.banSubject(required("subject", subject)))));
+				case "rules" -> {
+					Subject ruleSubject = Target.subject(required("subject", subject, Target.SUBJECT_EXAMPLE));
+					yield ok(Map.of("deleted", this.control.deleteRule(ruleSubject), "subject", ruleSubject.toString()));
+				}
+				case "bans" -> {
+					String banSubject = Target.banSubject(required("subject", subject, Target.SUBJECT_EXAMPLE), this.ips);
+					yield ok(Map.of("lifted", this.control.liftBan(banSubject), "subject", banSubject));
+				}
 				default -> notFound(section);
 			};
 		}
 		catch (IllegalArgumentException ex) {
-			return badRequest(ex.getMessage(), null);
+			return badRequest(ex);
 		}
 		catch (RuntimeException ex) {
 			return unavailable(ex);
@@ -347,34 +377,86 @@ public class RateLimitsEndpoint {
 
 	// ---- input
 
-	private static String required(String name, @Nullable String value) {
+	private static String required(String name, @Nullable String value, String example) {
 		if (value == null || value.isBlank()) {
-			throw new IllegalArgumentException("Missing '" + name + "'");
+			throw new InvalidControlInputException(name, "", "a value is required", example);
 		}
 		return value;
 	}
 
-	/** An expiry as a duration from now ({@code 1h}, {@code PT30M}) or an instant; {@code null} for never. */
+	private Target target(@Nullable String dimension, @Nullable String id) {
+		return Target.of(required("dimension", dimension, "user, org, key or ip"), required("id", id, "alice"),
+				this.ips);
+	}
+
+	private static String group(@Nullable String group) {
+		return (group != null && !group.isBlank()) ? group.strip() : Classification.DEFAULT_GROUP;
+	}
+
+	private static AccessRule rule(String section, String subject, @Nullable String tier, @Nullable Instant expiresAt) {
+		AccessRule.Access access = "allow".equals(section) ? AccessRule.Access.ALLOW : AccessRule.Access.DENY;
+		String text = subject.strip();
+		String ruleTier = (tier != null && !tier.isBlank()) ? tier.strip() : null;
+		int as = text.lastIndexOf(" as ");
+		if (as >= 0) {
+			// "user:bot as partner", as the properties take it
+			ruleTier = (ruleTier != null) ? ruleTier : text.substring(as + 4).strip();
+			text = text.substring(0, as);
+		}
+		if (access == AccessRule.Access.DENY && ruleTier != null) {
+			throw new InvalidControlInputException("tier", ruleTier, "a deny rule takes no tier (a tier is for allow "
+					+ "rules: the caller gets it instead of bypassing limits)", "leave it out");
+		}
+		if (ruleTier != null && ruleTier.isEmpty()) {
+			throw new InvalidControlInputException("tier", "", "'as' needs a tier name", "premium");
+		}
+		return new AccessRule(access, Target.subject(text), ruleTier, expiresAt);
+	}
+
+	/**
+	 * An expiry as a duration from now ({@code 1h}, {@code 7d}, {@code PT30M}) or an instant, in the future
+	 * and at most {@link ControlInput#MAX_EXPIRY} ahead; {@code null} for never. Computed without overflow:
+	 * a huge value is refused, not an {@link ArithmeticException}.
+	 */
 	private @Nullable Instant expiry(@Nullable String expires) {
 		if (expires == null || expires.isBlank()) {
 			return null;
 		}
 		String text = expires.strip();
-		try {
-			Duration duration = DurationStyle.detectAndParse(text);
+		// to the millisecond, as stores keep it: the answer shows what every instance lists
+		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
+		Duration duration = duration(text);
+		if (duration != null) {
 			if (duration.isNegative() || duration.isZero()) {
-				throw new IllegalArgumentException("'expires' must lie in the future: " + text);
+				throw new InvalidControlInputException("expires", text, "a duration from now must be positive",
+						ControlInput.EXPIRY_EXAMPLE);
 			}
-			return this.clock.instant().plus(duration);
+			if (duration.compareTo(ControlInput.MAX_EXPIRY) > 0) {
+				throw new InvalidControlInputException("expires", text, "an expiry lies at most "
+						+ ControlInput.MAX_EXPIRY.toDays() + " days ahead; leave it out for one that never ends",
+						ControlInput.EXPIRY_EXAMPLE);
+			}
+			return now.plus(duration);
 		}
-		catch (IllegalArgumentException ex) {
-			try {
-				return Instant.parse(text);
-			}
-			catch (DateTimeParseException notInstant) {
-				throw new IllegalArgumentException("'expires' is a duration (30m, 1h, PT1H) or an instant "
-						+ "(2026-12-01T00:00:00Z), not '" + text + "'");
-			}
+		Instant instant;
+		try {
+			instant = Instant.parse(text);
+		}
+		catch (DateTimeParseException ex) {
+			throw new InvalidControlInputException("expires", text,
+					"an expiry is a duration from now (30m, 1h, 7d, PT1H) or an ISO-8601 instant in UTC",
+					ControlInput.EXPIRY_EXAMPLE);
+		}
+		return ControlInput.expiry("expires", instant.truncatedTo(ChronoUnit.MILLIS), now);
+	}
+
+	private static @Nullable Duration duration(String text) {
+		try {
+			return DurationStyle.detectAndParse(text);
+		}
+		catch (RuntimeException ex) {
+			// not a duration (or one beyond what a Duration holds): maybe an instant
+			return null;
 		}
 	}
 
@@ -389,12 +471,12 @@ public class RateLimitsEndpoint {
 				WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
-	private static WebEndpointResponse<Map<String, Object>> badRequest(@Nullable String message,
-			@Nullable InvalidRateLimitConfigurationException invalid) {
+	private static WebEndpointResponse<Map<String, Object>> badRequest(IllegalArgumentException ex) {
 		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("error", (message != null) ? message : "Bad request");
-		if (invalid != null) {
-			body.put("property", invalid.getProperty());
+		body.put("error", (ex.getMessage() != null) ? ex.getMessage() : "Bad request");
+		if (ex instanceof InvalidControlInputException invalid) {
+			// "property", as the answer has always named it: the input field, named as in the message
+			body.put("property", invalid.getField());
 			body.put("reason", invalid.getReason());
 			body.put("example", invalid.getExample());
 		}

@@ -59,4 +59,13 @@ public @interface RateLimited {
 	 */
 	String limit() default "";
 
+	/**
+	 * Which responses count against the handler's own {@link #limit()}: empty or {@code "all"} for every one;
+	 * {@code "failures"} (4xx and 5xx), {@code "auth-failures"} (401 and 403), or statuses
+	 * ({@code {"401", "403"}}). A request still takes its token when it starts, so a burst is decided exactly,
+	 * and gets it back when its final status is not counted: {@code @RateLimited(limit = "10/1m",
+	 * count = "failures")} lets 10 failed attempts a minute through, and any number of successful ones.
+	 */
+	String[] count() default {};
+
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.bucket4j.TimeMeter;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -24,6 +26,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
+import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -47,7 +50,9 @@ import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.reactive.ReactiveAnnotatedRoutes;
 import io.github.ratelimit.web.reactive.ReactiveFunctionalRoutes;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
+import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
+import io.github.ratelimit.web.servlet.RateLimitGateFilter;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
 import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 
@@ -77,8 +82,9 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ControlStore rateLimitControlStore() {
-		return new InMemoryControlStore(Clock.systemUTC());
+	ControlStore rateLimitControlStore(RateLimitProperties properties) {
+		return new InMemoryControlStore(Clock.systemUTC(), InMemoryControlStore.DEFAULT_MAX_SUBJECTS,
+				RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -155,6 +161,12 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	AddressGate rateLimitAddressGate(CallerIdentifier callerIdentifier, RuntimeControl runtimeControl) {
+		return new AddressGate(callerIdentifier, runtimeControl, Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RateLimitHeaders rateLimitHeaders(RateLimitProperties properties) {
 		return RateLimitPropertiesValidator.headers(properties.getHeaders());
 	}
@@ -172,14 +184,21 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	private static InMemoryRateLimitStore inMemoryStore(RateLimitProperties.Storage storage) {
-		Long configured = storage.getMemory().getMaxKeys();
-		long maxKeys = (configured != null) ? configured
-				: InMemoryRateLimitStore.defaultMaxKeys(Runtime.getRuntime().maxMemory());
-		if (maxKeys < 1) {
-			throw new InvalidRateLimitConfigurationException("ratelimit.storage.memory.max-keys", maxKeys,
+		long heap = Runtime.getRuntime().maxMemory();
+		long maxKeys = memoryBound("max-keys", storage.getMemory().getMaxKeys(),
+				InMemoryRateLimitStore.defaultMaxKeys(heap));
+		long maxIdentifiedKeys = memoryBound("max-identified-keys", storage.getMemory().getMaxIdentifiedKeys(),
+				InMemoryRateLimitStore.defaultMaxIdentifiedKeys(heap));
+		return new InMemoryRateLimitStore(maxKeys, maxIdentifiedKeys, TimeMeter.SYSTEM_NANOTIME, Clock.systemUTC());
+	}
+
+	private static long memoryBound(String property, @Nullable Long configured, long byDefault) {
+		long bound = (configured != null) ? configured : byDefault;
+		if (bound < 1) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.memory." + property, bound,
 					"must be at least 1", "1000000");
 		}
-		return new InMemoryRateLimitStore(maxKeys, TimeMeter.SYSTEM_NANOTIME, Clock.systemUTC());
+		return bound;
 	}
 
 	/**
@@ -239,6 +258,21 @@ public final class RateLimitAutoConfiguration {
 			return registration;
 		}
 
+		@Bean
+		@ConditionalOnMissingFilterBean(RateLimitGateFilter.class)
+		@ConditionalOnProperty(name = "ratelimit.filter.gate-enabled", matchIfMissing = true)
+		FilterRegistrationBean<RateLimitGateFilter> rateLimitGateFilter(RateLimitProperties properties,
+				AddressGate gate, RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners, ApplicationContext context) {
+			RateLimitGateFilter filter = new RateLimitGateFilter(gate, classifier,
+					GateOpenPaths.of(context.getEnvironment()), headers, bodyWriter,
+					DecisionListener.composite(listeners.orderedStream().toList()), limiter);
+			FilterRegistrationBean<RateLimitGateFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setName("rateLimitGateFilter");
+			registration.setOrder(properties.getFilter().getGateOrder());
+			return registration;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -266,6 +300,17 @@ public final class RateLimitAutoConfiguration {
 				ObjectProvider<DecisionListener> listeners) {
 			return new ReactiveRateLimitFilter(limiter, classifier, headers, bodyWriter,
 					DecisionListener.composite(listeners.orderedStream().toList()), properties.getFilter().getOrder());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnProperty(name = "ratelimit.filter.gate-enabled", matchIfMissing = true)
+		ReactiveRateLimitGateFilter reactiveRateLimitGateFilter(RateLimitProperties properties, AddressGate gate,
+				RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners, ApplicationContext context) {
+			return new ReactiveRateLimitGateFilter(gate, classifier, GateOpenPaths.of(context.getEnvironment()),
+					headers, bodyWriter, DecisionListener.composite(listeners.orderedStream().toList()),
+					properties.getFilter().getGateOrder(), limiter);
 		}
 
 	}

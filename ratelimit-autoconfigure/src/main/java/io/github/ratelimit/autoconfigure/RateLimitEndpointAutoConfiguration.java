@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import io.github.ratelimit.actuate.RateLimitsEndpoint;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
@@ -21,15 +22,17 @@ import io.github.ratelimit.storage.RateLimitStore;
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class, RateLimiter.class })
+@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class, RateLimiter.class, ClientIpResolver.class })
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RuntimeControl runtimeControl, RateLimitStore rateLimitStore,
-			RateLimiter rateLimiter) {
-		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, rateLimiter.topRefused(), Clock.systemUTC());
+			RateLimiter rateLimiter, ClientIpResolver clientIpResolver) {
+		// ip ids are read as the groups this resolver counts clients in, so that an override applies
+		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, rateLimiter.topRefused(), Clock.systemUTC(),
+				clientIpResolver);
 	}
 
 }

@@ -11,6 +11,14 @@ public final class RateLimitFilterOrder {
 	 */
 	public static final int DEFAULT = -100 + 10;
 
+	/**
+	 * The gate before authentication: just before Spring Security's filter chain (servlet:
+	 * {@code SecurityFilterProperties.DEFAULT_FILTER_ORDER}; WebFlux: {@code WebFilterChainProxy}, ordered
+	 * {@code WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER}; both -100), so that a denied or
+	 * banned address is refused before any password is checked.
+	 */
+	public static final int GATE = -100 - 10;
+
 	private RateLimitFilterOrder() {
 	}
 

@@ -1,5 +1,6 @@
 package io.github.ratelimit.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -9,6 +10,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.ratelimit.actuate.RateLimitHealthIndicator;
+import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
@@ -23,8 +25,11 @@ public final class RateLimitHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "rateLimitHealthIndicator")
-	RateLimitHealthIndicator rateLimitHealthIndicator(RateLimitStore rateLimitStore, RateLimitProperties properties) {
-		return new RateLimitHealthIndicator(rateLimitStore, properties.getStorage().getFailureMode());
+	RateLimitHealthIndicator rateLimitHealthIndicator(RateLimitStore rateLimitStore, RateLimitProperties properties,
+			ObjectProvider<RateLimiter> rateLimiter) {
+		RateLimiter limiter = rateLimiter.getIfAvailable();
+		return new RateLimitHealthIndicator(rateLimitStore, properties.getStorage().getFailureMode(),
+				(limiter != null) ? limiter.failureModeLog() : null);
 	}
 
 }

@@ -15,6 +15,7 @@ import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.identity.ForwardedHeader;
 
@@ -218,9 +219,24 @@ public class RateLimitProperties {
 		private @Nullable String warnAt;
 
 		/**
+		 * Which responses count against the limits declared for this group: all (the default), failures
+		 * (4xx and 5xx), auth-failures (401 and 403), or statuses ("401, 403"). A request takes its token when
+		 * it starts and gets it back when its final status is not counted.
+		 */
+		private List<String> count = new ArrayList<>();
+
+		/**
 		 * Automatic bans for refusals in this group; each unset setting is the tier's, else ratelimit.bans'.
 		 */
 		private final BanSettings bans = new BanSettings();
+
+		public List<String> getCount() {
+			return this.count;
+		}
+
+		public void setCount(List<String> count) {
+			this.count = count;
+		}
 
 		public BanSettings getBans() {
 			return this.bans;
@@ -439,12 +455,26 @@ public class RateLimitProperties {
 	 */
 	public static class Bans extends BanSettings {
 
+		/**
+		 * The most bans in force at once, in the store and on each instance's heap; while that many are in
+		 * force, a refusal that would start one more starts none (the caller is still rate-limited).
+		 */
+		private int maxActive = ControlStore.DEFAULT_MAX_ACTIVE_BANS;
+
 		public Bans() {
 			setRefusals(0);
 			setWindow(BanRules.Settings.DEFAULT_WINDOW);
 			setDuration(BanRules.Settings.DEFAULT_DURATION);
 			setMaxDuration(BanRules.Settings.DEFAULT_MAX_DURATION);
 			setMemory(BanRules.Settings.DEFAULT_MEMORY);
+		}
+
+		public int getMaxActive() {
+			return this.maxActive;
+		}
+
+		public void setMaxActive(int maxActive) {
+			this.maxActive = maxActive;
 		}
 
 	}
@@ -602,16 +632,17 @@ public class RateLimitProperties {
 		private String keyPrefix = "rl:";
 
 		/**
-		 * What to do when the store is unreachable or slower than the timeout: open admits, closed
-		 * answers 503, local falls back to per-instance buckets.
+		 * What to do while the store is unhealthy (not connected, answering errors, or silent for the
+		 * timeout): local keeps enforcing with per-instance buckets, open admits, closed answers 503.
 		 */
-		private FailureMode failureMode = FailureMode.OPEN;
+		private FailureMode failureMode = FailureMode.LOCAL;
 
 		/**
-		 * How long Redis may stay silent before a decision gets the failure mode. A decision queued behind
-		 * others while Redis keeps answering (a burst) waits up to 10 times this instead.
+		 * How long Redis may stay silent (answer nothing on the store's connection) before it counts as
+		 * down and the decision gets the failure mode. A decision whose answer is late while Redis keeps
+		 * answering others waits for it, up to 5s (or this, when longer).
 		 */
-		private Duration timeout = Duration.ofMillis(50);
+		private Duration timeout = Duration.ofSeconds(1);
 
 		private final Memory memory = new Memory();
 
@@ -681,10 +712,21 @@ public class RateLimitProperties {
 	public static class Memory {
 
 		/**
-		 * Most buckets kept in memory; beyond it the least recently used are evicted (and come back
-		 * full). Unset: as many as fit in a fifth of the heap (about 600 bytes each), at most 1000000.
+		 * Most buckets kept in memory for client addresses (anonymous callers' limits and the per-address
+		 * backstop); beyond it the least used are evicted (and come back full). A flood of new addresses
+		 * evicts only these. Unset: three quarters of the buckets that fit in a fifth of the heap (about
+		 * 600 bytes each), at most 750000.
 		 */
 		private @Nullable Long maxKeys;
+
+		/**
+		 * Most buckets kept in memory for users, orgs and tokens (rate buckets, calendar quotas and
+		 * concurrency permits); beyond it the least used are evicted (a quota comes back with its whole
+		 * period's budget) and a warning is logged. Size it for the verified callers active within the
+		 * longest quota period. Unset: a quarter of the buckets that fit in a fifth of the heap, at most
+		 * 250000.
+		 */
+		private @Nullable Long maxIdentifiedKeys;
 
 		public @Nullable Long getMaxKeys() {
 			return this.maxKeys;
@@ -692,6 +734,14 @@ public class RateLimitProperties {
 
 		public void setMaxKeys(@Nullable Long maxKeys) {
 			this.maxKeys = maxKeys;
+		}
+
+		public @Nullable Long getMaxIdentifiedKeys() {
+			return this.maxIdentifiedKeys;
+		}
+
+		public void setMaxIdentifiedKeys(@Nullable Long maxIdentifiedKeys) {
+			this.maxIdentifiedKeys = maxIdentifiedKeys;
 		}
 
 	}
@@ -1039,12 +1089,40 @@ public class RateLimitProperties {
 		 */
 		private int order = RateLimitFilterOrder.DEFAULT;
 
+		/**
+		 * Order of the gate before authentication (servlet filter and WebFlux filter), which refuses denied and
+		 * banned client addresses; by default just before Spring Security's filter chain.
+		 */
+		private int gateOrder = RateLimitFilterOrder.GATE;
+
+		/**
+		 * Whether denied and banned client addresses are refused before authentication, by the gate; off, they are
+		 * refused only by the limiter, after Spring Security.
+		 */
+		private boolean gateEnabled = true;
+
 		public int getOrder() {
 			return this.order;
 		}
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public int getGateOrder() {
+			return this.gateOrder;
+		}
+
+		public void setGateOrder(int gateOrder) {
+			this.gateOrder = gateOrder;
+		}
+
+		public boolean isGateEnabled() {
+			return this.gateEnabled;
+		}
+
+		public void setGateEnabled(boolean gateEnabled) {
+			this.gateEnabled = gateEnabled;
 		}
 
 	}

@@ -21,9 +21,11 @@ import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
@@ -116,10 +118,18 @@ final class RateLimitPropertiesValidator {
 								+ "connection",
 						"200ms");
 			}
+			CountedResponses counts;
+			try {
+				counts = CountedResponses.parse(group.getCount());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", group.getCount()),
+						ex.getMessage(), CountedResponses.EXAMPLE);
+			}
 			groups.put(name,
 					new PolicyOptions.GroupOptions(
 							new PolicyOptions.Tuning(group.getMode(), percent(property + ".warn-at", group.getWarnAt())),
-							group.getConcurrency(), maxWait));
+							group.getConcurrency(), maxWait, counts));
 		});
 		Integer warnAt = percent("ratelimit.warn-at", properties.getWarnAt());
 		if (properties.getWaiting().getMaxRequests() < 0) {
@@ -205,6 +215,15 @@ final class RateLimitPropertiesValidator {
 		if (value != null && value.toMillis() < 1) {
 			throw new InvalidRateLimitConfigurationException(property, value, "must be at least 1ms", example);
 		}
+	}
+
+	/** The most bans in force at once. */
+	static int maxActiveBans(RateLimitProperties.Bans bans) {
+		if (bans.getMaxActive() < 1) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.bans.max-active", bans.getMaxActive(),
+					"must be at least 1", "100000");
+		}
+		return bans.getMaxActive();
 	}
 
 	/** How often runtime control is refreshed from the store. */
@@ -389,6 +408,9 @@ final class RateLimitPropertiesValidator {
 						+ "group that handlers name)", "ratelimit.groups." + group + ".cost=1");
 			}
 		});
+		for (EndpointRule rule : classifier.annotatedRules()) {
+			checkAnnotatedCostFits(classifier, rule);
+		}
 		properties.getGroups().forEach((name, group) -> {
 			if (group.getPaths().isEmpty() && !named.containsKey(name)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + name + ".paths", "[]",
@@ -396,6 +418,26 @@ final class RateLimitPropertiesValidator {
 						"/v1/" + name + "/**");
 			}
 		});
+	}
+
+	/**
+	 * A handler whose cost (its own, or its group's) exceeds what its own limit can ever hold would answer
+	 * every request 403: a mistake to report at startup. (A tier's limit below the cost only keeps that
+	 * tier out, which an override may change.)
+	 */
+	private static void checkAnnotatedCostFits(EndpointClassifier classifier, EndpointRule rule) {
+		// a cost of the handler's own was checked as its annotation was read
+		if (rule.exempt() || rule.cost() > 0 || rule.group() == null) {
+			return;
+		}
+		long cost = classifier.groupCost(rule.group());
+		String where = "@RateLimited on " + rule.pattern().getPatternString();
+		InlineLimit inline = rule.inline();
+		if (inline != null && !inline.limit().blocked() && cost > inline.limit().maxCost()) {
+			throw new InvalidRateLimitConfigurationException(where, cost, "a request costs " + cost
+					+ " tokens (its group's cost), more than its own limit (" + inline.limit().spec() + ") can ever hold; "
+					+ "set a cost that fits or raise the limit", "@RateLimited(cost = " + inline.limit().maxCost() + ")");
+		}
 	}
 
 	/** Everything under the Actuator's base path, where health probes live; nothing when it is the root. */

@@ -64,7 +64,7 @@ public final class RateLimitRedisAutoConfiguration {
 		Duration timeout = storage.getTimeout();
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.timeout", timeout,
-					"must be positive", "50ms");
+					"must be positive", "1s");
 		}
 		RateLimitProperties.Redis redis = storage.getRedis();
 		if (redis.getFailureThreshold() < 1) {
@@ -107,7 +107,7 @@ public final class RateLimitRedisAutoConfiguration {
 	@ConditionalOnMissingBean(ControlStore.class)
 	RedisControlStore rateLimitControlStore(RateLimitRedisClient connector, RateLimitProperties properties) {
 		return new RedisControlStore(connector, properties.getStorage().getKeyPrefix(),
-				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS));
+				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS), RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
 	}
 
 	private static Duration leaseTime(RateLimitProperties.Redis redis) {

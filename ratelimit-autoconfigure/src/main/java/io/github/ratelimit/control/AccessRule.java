@@ -54,7 +54,8 @@ public record AccessRule(Access access, Subject subject, @Nullable String tier, 
 
 	/** Whether the rule has ended at {@code nowMillis}. */
 	public boolean expired(long nowMillis) {
-		return this.expiresAt != null && this.expiresAt.toEpochMilli() <= nowMillis;
+		// saturated: an expiry beyond what milliseconds hold never comes (rather than throwing)
+		return this.expiresAt != null && ControlInput.epochMillis(this.expiresAt) <= nowMillis;
 	}
 
 	/** The rule as written: the subject and its tier ({@code user:bot as partner}). */

@@ -80,6 +80,31 @@ public final class AccessRules {
 		return (rule != null) ? new AccessVerdict(rule) : AccessVerdict.NONE;
 	}
 
+	/**
+	 * What the address rules alone say about a client address, before its caller is known: a deny range
+	 * that holds it, else an allow range that holds it. A deny range refuses whoever calls, so a denial here
+	 * is the one {@link #check} gives; an allow range may still lose to a named allow rule once the caller
+	 * is known.
+	 * @param address the client address, not grouped
+	 * @param nowMillis the time, for expiry
+	 */
+	public AccessVerdict checkAddress(String address, long nowMillis) {
+		AccessRule rule = range(this.denyRanges, address, nowMillis);
+		if (rule == null) {
+			rule = range(this.allowRanges, address, nowMillis);
+		}
+		return (rule != null) ? new AccessVerdict(rule) : AccessVerdict.NONE;
+	}
+
+	private static @Nullable AccessRule range(List<AccessRule> rules, String address, long nowMillis) {
+		for (AccessRule rule : rules) {
+			if (!rule.expired(nowMillis) && rule.subject().range().contains(address)) {
+				return rule;
+			}
+		}
+		return null;
+	}
+
 	private static @Nullable AccessRule named(Map<String, AccessRule> rules, Identity identity, long nowMillis) {
 		if (rules.isEmpty()) {
 			return null;

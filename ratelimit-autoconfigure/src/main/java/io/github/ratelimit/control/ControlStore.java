@@ -11,14 +11,33 @@ import io.github.ratelimit.policy.Dimension;
  * memory for one instance, in Redis for all of them. Implementations are thread-safe. Reads and writes
  * are for operators and a background refresh, never on a request's way; only
  * {@link #recordRefusal} is called for requests, and it never blocks.
+ * <p>
+ * Overrides and rules are small and written by operators: a refresh reads them whole when the version
+ * moves. Bans are started by callers' refusals, so they are bounded ({@link #maxActiveBans()}) and
+ * travel by what changed ({@link #banChanges}); starting or lifting one leaves the version alone.
  */
 public interface ControlStore {
 
-	/** A number that changes whenever the state does: a refresh loads the state only when it moved. */
+	/** The most bans in force at once by default. */
+	int DEFAULT_MAX_ACTIVE_BANS = 100_000;
+
+	/** A number that changes whenever the overrides or rules do: a refresh loads them only when it moved. */
 	long version();
 
-	/** The whole state, without what has expired. */
+	/** The overrides and rules, without what has expired. */
 	ControlState load();
+
+	/** The most bans in force at once: a refusal that would start one more starts none. */
+	int maxActiveBans();
+
+	/**
+	 * The ban changes after a cursor, a bounded batch of them; or, on the first read ({@code null}) and
+	 * when the cursor is older than the changes the store remembers, every ban in force (at most
+	 * {@link #maxActiveBans()}) as a resync.
+	 * @param cursor the cursor of the last answer, or {@code null}
+	 * @return the changes and the next cursor
+	 */
+	BanChanges banChanges(@Nullable String cursor);
 
 	/** Sets an override, replacing one of the same dimension, id and group. */
 	void putOverride(LimitOverride override);
@@ -37,7 +56,8 @@ public interface ControlStore {
 	 * @param subject the ban subject ({@link Subject#banKey})
 	 * @param rule when and for how long
 	 * @return the new ban when this refusal started one, else {@code null}; failures complete it
-	 * exceptionally
+	 * exceptionally, with {@link TooManyBansException} when the refusal would have started a ban but
+	 * {@link #maxActiveBans()} are in force
 	 */
 	CompletableFuture<@Nullable Ban> recordRefusal(String subject, BanRule rule);
 

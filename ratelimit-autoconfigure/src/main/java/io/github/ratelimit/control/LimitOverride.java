@@ -21,7 +21,8 @@ public record LimitOverride(Dimension dimension, String id, String group, String
 
 	/** Whether the override has ended at {@code nowMillis}. */
 	public boolean expired(long nowMillis) {
-		return this.expiresAt != null && this.expiresAt.toEpochMilli() <= nowMillis;
+		// saturated: an expiry beyond what milliseconds hold never comes (rather than throwing)
+		return this.expiresAt != null && ControlInput.epochMillis(this.expiresAt) <= nowMillis;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -33,25 +34,28 @@ final class Overrides {
 	}
 
 	/**
-	 * Compiles overrides against a table. An override the table no longer accepts (its group was removed
-	 * from the configuration) is skipped and reported to {@code invalid}.
+	 * Compiles overrides against a table. An override that cannot apply (its group was removed from the
+	 * configuration, or the store holds something no check let through) is skipped and reported to
+	 * {@code invalid}: one bad record must never keep the others, or later changes, from applying.
 	 */
 	static Overrides compile(List<LimitOverride> overrides, PolicyTable table,
-			java.util.function.BiConsumer<LimitOverride, RuntimeException> invalid) {
+			BiConsumer<LimitOverride, RuntimeException> invalid) {
 		if (overrides.isEmpty()) {
 			return NONE;
 		}
 		Map<Dimension, Map<String, Map<String, Timed>>> byDimension = new EnumMap<>(Dimension.class);
 		for (LimitOverride override : overrides) {
 			Policy policy;
+			long expiresAt;
 			try {
 				policy = table.overridePolicy("limit", override.dimension(), override.group(), override.limit());
+				expiresAt = (override.expiresAt() != null) ? ControlInput.epochMillis(override.expiresAt())
+						: Long.MAX_VALUE;
 			}
 			catch (RuntimeException ex) {
 				invalid.accept(override, ex);
 				continue;
 			}
-			long expiresAt = (override.expiresAt() != null) ? override.expiresAt().toEpochMilli() : Long.MAX_VALUE;
 			byDimension.computeIfAbsent(override.dimension(), (key) -> new HashMap<>())
 				.computeIfAbsent(override.id(), (key) -> new HashMap<>())
 				.put(override.group(), new Timed(policy, expiresAt));

@@ -4,9 +4,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,15 +32,26 @@ import io.github.ratelimit.policy.PolicyTable;
  * anything changed and loads it if so, so a change made on any instance applies on every instance within
  * that interval (on the instance that made it, at once). When the store cannot be read, the last
  * snapshot stays in force.
+ * <p>
+ * Bans are not in the snapshot: callers start them, so they are bounded by the store's
+ * {@link ControlStore#maxActiveBans()} and held in a concurrent map that the request path reads without a
+ * lock; the refresh reads only the bans that started or were lifted since its last read.
  */
 public final class RuntimeControl implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RuntimeControl.class);
 
-	/** Where bans are logged, one line per ban. */
+	/** Where bans are logged: a line per ban, at most one a second (the next line counts the others). */
 	public static final String BANS_LOGGER = "io.github.ratelimit.bans";
 
-	private static final Logger banLogger = LoggerFactory.getLogger(BANS_LOGGER);
+	/** Ban changes read in one refresh at most, in the store's batches. */
+	private static final int MAX_BAN_BATCHES_PER_REFRESH = 10;
+
+	/** Failures to count a refusal are logged once in this interval at most. */
+	private static final long REFUSAL_FAILURE_LOG_MILLIS = 60_000;
+
+	/** How many skipped records are remembered as logged. */
+	private static final int MAX_REPORTED_SKIPS = 1000;
 
 	private final ControlStore store;
 
@@ -55,6 +68,23 @@ public final class RuntimeControl implements AutoCloseable {
 	private final AtomicLong bansStarted = new AtomicLong();
 
 	private final AtomicLong failedRefreshes = new AtomicLong();
+
+	/** The stored records skipped as unusable and already logged. */
+	private final Set<String> reportedSkips = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong failedBanReads = new AtomicLong();
+
+	private final AtomicLong bansNotStarted = new AtomicLong();
+
+	private final AtomicLong nextRefusalFailureLog = new AtomicLong(Long.MIN_VALUE);
+
+	private final ActiveBans bans;
+
+	private final BanLog banLog = new BanLog(LoggerFactory.getLogger(BANS_LOGGER));
+
+	private final Object banReads = new Object();
+
+	private @Nullable String banCursor;
 
 	private volatile Snapshot snapshot;
 
@@ -78,7 +108,8 @@ public final class RuntimeControl implements AutoCloseable {
 		this.clock = clock;
 		this.refreshInterval = refreshInterval;
 		this.snapshot = new Snapshot(-1, registry.current(), Overrides.NONE, new AccessRules(this.configuredRules),
-				List.of(), Map.of());
+				List.of());
+		this.bans = new ActiveBans(store.maxActiveBans());
 	}
 
 	/**
@@ -103,8 +134,9 @@ public final class RuntimeControl implements AutoCloseable {
 	public synchronized void close() {
 		ScheduledExecutorService executor = this.refresher;
 		if (executor != null) {
-			executor.shutdownNow();
+			// first, so that a read the shutdown interrupts is not reported as a store failure
 			this.refresher = null;
+			executor.shutdownNow();
 		}
 	}
 
@@ -133,12 +165,31 @@ public final class RuntimeControl implements AutoCloseable {
 
 	/** The ban in force on a caller, or {@code null}. */
 	public @Nullable Ban ban(Identity identity) {
-		Map<String, Ban> bans = this.snapshot.bans;
-		if (bans.isEmpty()) {
+		if (this.bans.isEmpty()) {
 			return null;
 		}
-		Ban ban = bans.get(Subject.banKey(identity));
-		return (ban != null && ban.active(this.clock.millis())) ? ban : null;
+		return this.bans.get(Subject.banKey(identity), this.clock.millis());
+	}
+
+	/**
+	 * Whether a request could be refused by its client address alone: an address rule or some ban is in
+	 * force. The gate before authentication lets every request through untouched otherwise.
+	 */
+	public boolean guardsAddresses() {
+		return this.snapshot.access.needsAddress() || !this.bans.isEmpty();
+	}
+
+	/** What the address rules alone say about a client address (not grouped), before its caller is known. */
+	public AccessVerdict addressAccess(String address) {
+		return this.snapshot.access.checkAddress(address, this.clock.millis());
+	}
+
+	/** The ban in force on a subject ({@code ip:<address group>}), or {@code null}. */
+	public @Nullable Ban banOn(String subject) {
+		if (this.bans.isEmpty()) {
+			return null;
+		}
+		return this.bans.get(subject, this.clock.millis());
 	}
 
 	/** The policies of a request: its tier's, with the caller's overrides in their place. */
@@ -165,7 +216,7 @@ public final class RuntimeControl implements AutoCloseable {
 		try {
 			this.store.recordRefusal(subject, rule).whenComplete((ban, failure) -> {
 				if (failure != null) {
-					logger.debug("Could not count a refusal of {} towards a ban", subject, failure);
+					refusalNotCounted(subject, failure);
 				}
 				else if (ban != null) {
 					banned(ban, rule);
@@ -173,26 +224,45 @@ public final class RuntimeControl implements AutoCloseable {
 			});
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not count a refusal of {} towards a ban", subject, ex);
+			refusalNotCounted(subject, ex);
 		}
 	}
 
 	private void banned(Ban ban, BanRule rule) {
 		this.bansStarted.incrementAndGet();
-		banLogger.warn("Banned {} until {} (ban {} of this subject; {} refusals within {}); lift it with DELETE "
-				+ "/actuator/ratelimits/bans?subject={}", ban.subject(), ban.until(), ban.offence(), rule.refusals(),
-				rule.window(), ban.subject());
-		synchronized (this) {
-			Snapshot current = this.snapshot;
-			Map<String, Ban> bans = new HashMap<>(current.bans);
-			bans.put(ban.subject(), ban);
-			this.snapshot = current.withBans(bans);
+		long now = this.clock.millis();
+		this.banLog.started(ban, rule, now);
+		this.bans.put(ban, now);
+	}
+
+	private void refusalNotCounted(String subject, Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (cause instanceof TooManyBansException full) {
+			this.bansNotStarted.incrementAndGet();
+			this.banLog.notStarted(subject, full.maxActive(), this.clock.millis());
+			return;
+		}
+		// a store that refuses writes (Redis at maxmemory) starts no ban; bans in force stay
+		long now = this.clock.millis();
+		long next = this.nextRefusalFailureLog.get();
+		if (now >= next && this.nextRefusalFailureLog.compareAndSet(next, now + REFUSAL_FAILURE_LOG_MILLIS)) {
+			logger.warn("Could not count refusals towards bans, so no new ban starts until the store takes writes "
+					+ "again (bans in force stay): {}", cause.toString());
+		}
+		else {
+			logger.debug("Could not count a refusal towards a ban: {}", cause.toString());
 		}
 	}
 
 	/** How many bans this instance started since it started. */
 	public long bansStarted() {
 		return this.bansStarted.get();
+	}
+
+	/** How many refusals of this instance would have started a ban but did not: max-active were in force. */
+	public long bansNotStarted() {
+		return this.bansNotStarted.get();
 	}
 
 	// ---- operators
@@ -233,10 +303,9 @@ public final class RuntimeControl implements AutoCloseable {
 		return this.configuredRules.contains(rule);
 	}
 
-	/** The bans in force. */
+	/** The bans in force (at most the store's {@link ControlStore#maxActiveBans()}). */
 	public List<Ban> bans() {
-		long now = this.clock.millis();
-		return this.snapshot.bans.values().stream().filter((ban) -> ban.active(now)).toList();
+		return this.bans.list(this.clock.millis());
 	}
 
 	/** The ban rule of a tier and group, or {@code null}. */
@@ -245,35 +314,63 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Sets an override for one identity.
-	 * @throws InvalidRateLimitConfigurationException as the startup check reports a bad limit or group
+	 * Sets an override for one identity. Everything is checked before anything is written: what is
+	 * stored applies on every instance for as long as it lives.
+	 * @param dimension the dimension
+	 * @param id the identity's id in it, as the limiter keys it (a client address group for {@code ip})
+	 * @param group a configured endpoint group, {@code default} or {@code all}
+	 * @param limit a limit string, as the properties take it
+	 * @param expiresAt when it ends, in the future and at most {@link ControlInput#MAX_EXPIRY} ahead;
+	 * {@code null} for never
+	 * @throws InvalidControlInputException naming the field and showing a valid value; for a bad limit
+	 * with the reason the startup check gives
 	 */
 	public LimitOverride setOverride(Dimension dimension, String id, String group, String limit,
 			@Nullable Instant expiresAt) {
-		// validated as the properties are: the same parser, the same message
-		Policy policy = this.registry.current().overridePolicy("limit", dimension, group, limit);
-		LimitOverride override = new LimitOverride(dimension, id, group, policy.limit().spec(), expiresAt);
+		String overrideId = ControlInput.id("id", id, ControlInput.exampleId(dimension));
+		PolicyTable table = this.registry.current();
+		ControlInput.group(table, group);
+		Policy policy;
+		try {
+			// the parser of the properties: the same reasons, the same example
+			policy = table.overridePolicy("limit", dimension, group, limit);
+		}
+		catch (InvalidRateLimitConfigurationException ex) {
+			throw new InvalidControlInputException("limit", limit, ex.getReason(), ex.getExample());
+		}
+		ControlInput.expiry("expires", expiresAt, this.clock.instant());
+		LimitOverride override = new LimitOverride(dimension, overrideId, group, policy.limit().spec(), expiresAt);
 		this.store.putOverride(override);
 		refreshQuietly();
 		return override;
 	}
 
-	/** Deletes an override; answers whether there was one. */
+	/**
+	 * Deletes an override; answers whether there was one. The group is not checked against the
+	 * configuration: an override of a group since removed can still be deleted.
+	 * @throws InvalidControlInputException when the id or group cannot be one
+	 */
 	public boolean deleteOverride(Dimension dimension, String id, String group) {
-		boolean deleted = this.store.deleteOverride(dimension, id, group);
+		String overrideId = ControlInput.id("id", id, ControlInput.exampleId(dimension));
+		String overrideGroup = ControlInput.id("group", group, "default");
+		boolean deleted = this.store.deleteOverride(dimension, overrideId, overrideGroup);
 		refreshQuietly();
 		return deleted;
 	}
 
 	/**
-	 * Sets an allow or deny rule at runtime.
-	 * @throws InvalidRateLimitConfigurationException when an allow rule names a tier that is not configured
+	 * Sets an allow or deny rule at runtime, replacing the runtime rule of the same subject.
+	 * @throws InvalidControlInputException when an allow rule names a tier that is not configured, or the
+	 * expiry is in the past or too far ahead
 	 */
 	public void setRule(AccessRule rule) {
-		if (rule.tier() != null && !this.registry.current().hasTier(rule.tier())) {
-			throw new InvalidRateLimitConfigurationException("tier", rule.tier(),
-					"unknown tier; configured tiers are " + this.registry.current().tiers(), "premium");
+		PolicyTable table = this.registry.current();
+		if (rule.tier() != null && !table.hasTier(rule.tier())) {
+			throw new InvalidControlInputException("tier", rule.tier(),
+					"unknown tier; configured tiers are " + table.tiers(),
+					table.tiers().isEmpty() ? "premium" : table.tiers().iterator().next());
 		}
+		ControlInput.expiry("expires", rule.expiresAt(), this.clock.instant());
 		this.store.putRule(rule);
 		refreshQuietly();
 	}
@@ -288,39 +385,88 @@ public final class RuntimeControl implements AutoCloseable {
 	/** Lifts a ban at once on this instance (on the others within the refresh interval). */
 	public boolean liftBan(String subject) {
 		boolean lifted = this.store.liftBan(subject);
-		synchronized (this) {
-			Snapshot current = this.snapshot;
-			if (current.bans.containsKey(subject)) {
-				Map<String, Ban> bans = new HashMap<>(current.bans);
-				lifted |= bans.remove(subject) != null;
-				this.snapshot = current.withBans(bans);
-			}
-		}
+		lifted |= this.bans.remove(subject, this.clock.millis());
 		refreshQuietly();
 		return lifted;
 	}
 
 	// ---- refresh
 
-	/** Loads the state from the store now. */
+	/** Loads the state from the store now, and the ban changes since the last read. */
 	public void refresh() {
 		long version = this.store.version();
 		ControlState state = this.store.load();
 		install(version, state);
+		readBanChanges();
+		sweep();
 	}
 
 	private void refreshIfChanged() {
 		try {
 			if (this.store.version() != this.snapshot.version) {
-				refresh();
+				long version = this.store.version();
+				install(version, this.store.load());
 			}
 			this.failedRefreshes.set(0);
 		}
 		catch (RuntimeException ex) {
 			// the last state stays in force; say so once, not every interval
 			if (this.failedRefreshes.getAndIncrement() == 0) {
-				logger.warn("Could not read the rate-limit runtime control state (overrides, rules, bans); the "
+				logger.warn("Could not read the rate-limit runtime control state (overrides, rules); the "
 						+ "last one read stays in force until the store answers: {}", ex.toString());
+			}
+		}
+		try {
+			readBanChanges();
+			this.failedBanReads.set(0);
+		}
+		catch (RuntimeException ex) {
+			if (this.refresher != null && this.failedBanReads.getAndIncrement() == 0) {
+				logger.warn("Could not read the rate-limit ban changes; the bans held stay in force until the store "
+						+ "answers: {}", ex.toString());
+			}
+		}
+		sweep();
+	}
+
+	private void sweep() {
+		long now = this.clock.millis();
+		this.bans.sweep(now);
+		this.banLog.flush(now);
+	}
+
+	/** Applies the bans started and lifted since the last read: a bounded batch, not every ban. */
+	private void readBanChanges() {
+		synchronized (this.banReads) {
+			for (int i = 0; i < MAX_BAN_BATCHES_PER_REFRESH; i++) {
+				String cursor = this.banCursor;
+				BanChanges changes = this.store.banChanges(cursor);
+				long now = this.clock.millis();
+				if (changes.resync()) {
+					int dropped = this.bans.replaceWith(changes.changes().stream()
+						.map(BanChanges.Change::started)
+						.filter((ban) -> ban != null)
+						.toList(), now);
+					if (dropped > 0) {
+						logger.warn("{} bans in force did not fit in this instance's {} (ratelimit.bans.max-active)",
+								dropped, this.store.maxActiveBans());
+					}
+				}
+				else {
+					for (BanChanges.Change change : changes.changes()) {
+						Ban started = change.started();
+						if (started != null) {
+							this.bans.put(started, now);
+						}
+						else {
+							this.bans.remove(change.subject(), now);
+						}
+					}
+				}
+				this.banCursor = changes.cursor();
+				if (changes.resync() || changes.changes().isEmpty() || changes.cursor().equals(cursor)) {
+					return;
+				}
 			}
 		}
 	}
@@ -337,35 +483,59 @@ public final class RuntimeControl implements AutoCloseable {
 	private synchronized void install(long version, ControlState state) {
 		PolicyTable table = this.registry.current();
 		List<AccessRule> rules = new ArrayList<>(this.configuredRules);
-		rules.addAll(state.rules());
-		// a ban this instance started was written before it was installed here: the state holds it
+		for (AccessRule rule : state.rules()) {
+			if (applicable(rule)) {
+				rules.add(rule);
+			}
+		}
 		this.snapshot = new Snapshot(version, table, compile(state.overrides(), table), new AccessRules(rules),
-				state.overrides(), state.bans());
+				state.overrides());
+	}
+
+	// a stored rule the request path could not match (written by hand, or by an older version) is skipped,
+	// so that it never keeps the other rules, or later changes, from applying
+	private boolean applicable(AccessRule rule) {
+		try {
+			Subject subject = rule.subject();
+			if (subject.kind() == Subject.Kind.IP && subject.range() == null) {
+				throw new IllegalStateException("an ip subject without a range");
+			}
+			rule.expired(this.clock.millis());
+			return true;
+		}
+		catch (RuntimeException ex) {
+			skipped("access rule", rule, ex);
+			return false;
+		}
 	}
 
 	private Snapshot recompile(Snapshot current, PolicyTable table) {
 		synchronized (this) {
 			Snapshot fresh = new Snapshot(current.version, table, compile(current.overrideList, table), current.access,
-					current.overrideList, current.bans);
+					current.overrideList);
 			this.snapshot = fresh;
 			return fresh;
 		}
 	}
 
-	private static Overrides compile(List<LimitOverride> overrides, PolicyTable table) {
-		return Overrides.compile(overrides, table, (override, ex) -> logger
-			.warn("Skipping the rate-limit override {} (the configuration no longer accepts it): {}", override,
-					ex.getMessage()));
+	private Overrides compile(List<LimitOverride> overrides, PolicyTable table) {
+		return Overrides.compile(overrides, table, (override, ex) -> skipped("override", override, ex));
+	}
+
+	// said once per record, not on every refresh; the set is bounded, so a store full of bad records
+	// costs a few lines again after a while, never the heap
+	private void skipped(String what, Object record, RuntimeException ex) {
+		if (this.reportedSkips.size() >= MAX_REPORTED_SKIPS) {
+			this.reportedSkips.clear();
+		}
+		if (this.reportedSkips.add(what + " " + record)) {
+			logger.warn("Skipping the rate-limit {} {}: it cannot apply ({}); the others do. Delete it through the "
+					+ "ratelimits endpoint", what, record, ex.toString());
+		}
 	}
 
 	private record Snapshot(long version, PolicyTable table, Overrides overrides, AccessRules access,
-			List<LimitOverride> overrideList, Map<String, Ban> bans) {
-
-		Snapshot withBans(Map<String, Ban> bans) {
-			return new Snapshot(this.version, this.table, this.overrides, this.access, this.overrideList,
-					Map.copyOf(bans));
-		}
-
+			List<LimitOverride> overrideList) {
 	}
 
 }

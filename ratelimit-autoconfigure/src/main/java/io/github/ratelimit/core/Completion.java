@@ -2,32 +2,62 @@ package io.github.ratelimit.core;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.ratelimit.storage.Permits;
 
 /**
  * What an admitted request must give back, and when: the waiting slot it holds while it waits for its
- * tokens ({@link #waitOver()}), and its concurrency permits once its response is done
- * ({@link #responseDone()}: completed, failed, timed out, aborted or cancelled). The web filters call
- * both; each runs once however often it is called, and {@link #responseDone()} also ends the wait.
+ * tokens ({@link #waitOver()}), its concurrency permits once its response is done
+ * ({@link #responseDone(int)}: completed, failed, timed out, aborted or cancelled), and the tokens it took
+ * from limits that count only some responses when its final status is not one of them. The web filters
+ * call both; each runs once however often it is called, and {@link #responseDone(int)} also ends the wait.
  */
 public final class Completion {
 
 	/** For requests that hold nothing. */
 	public static final Completion NONE = new Completion(Permits.NONE, null);
 
+	/**
+	 * The final status is not known (the request timed out, the client went away, the exchange was
+	 * cancelled): the request may have reached the application, so it stays counted by every limit.
+	 */
+	public static final int UNKNOWN = 0;
+
+	/** The request never reached the application: no limit counts it. */
+	public static final int NOT_RUN = -1;
+
 	private final Permits permits;
 
-	private final Runnable endWait;
+	private final @Nullable Runnable endWait;
 
 	private final AtomicBoolean waiting;
 
 	private final AtomicBoolean holding;
 
-	Completion(Permits permits, Runnable endWait) {
+	private final @Nullable OutcomeReservation reservation;
+
+	private final AtomicBoolean reserving;
+
+	Completion(Permits permits, @Nullable Runnable endWait) {
+		this(permits, endWait, null);
+	}
+
+	Completion(Permits permits, @Nullable Runnable endWait, @Nullable OutcomeReservation reservation) {
 		this.permits = permits;
 		this.endWait = endWait;
 		this.waiting = new AtomicBoolean(endWait != null);
 		this.holding = new AtomicBoolean(permits != Permits.NONE);
+		this.reservation = reservation;
+		this.reserving = new AtomicBoolean(reservation != null);
+	}
+
+	/**
+	 * Whether the request took tokens that its final status may give back: the adapters then report that
+	 * status through {@link #responseDone(int)}.
+	 */
+	public boolean countsByOutcome() {
+		return this.reservation != null;
 	}
 
 	/** The request has waited for its tokens (or gave up waiting): frees its waiting slot. */
@@ -37,11 +67,25 @@ public final class Completion {
 		}
 	}
 
-	/** The response is done, whichever way: gives the permits back. */
+	/**
+	 * The response is done and its final status is not known: gives the permits back; limits that count
+	 * only some responses keep counting it.
+	 */
 	public void responseDone() {
+		responseDone(UNKNOWN);
+	}
+
+	/**
+	 * The response is done: gives the permits back, and the tokens of limits that do not count this status.
+	 * @param status the final HTTP status, {@link #UNKNOWN} or {@link #NOT_RUN}
+	 */
+	public void responseDone(int status) {
 		waitOver();
 		if (this.holding.get() && this.holding.compareAndSet(true, false)) {
 			this.permits.release();
+		}
+		if (this.reserving.get() && this.reserving.compareAndSet(true, false)) {
+			this.reservation.settle(status);
 		}
 	}
 

@@ -1,7 +1,9 @@
 package io.github.ratelimit.core;
 
 /**
- * What the limiter does when the store cannot decide in time.
+ * What the limiter does while the store is unhealthy (not connected, answering errors, silent), and for
+ * a decision whose answer stayed unread too long. Every such decision is counted and logged
+ * ({@link FailureModeLog}).
  */
 public enum FailureMode {
 
@@ -11,7 +13,10 @@ public enum FailureMode {
 	/** Reject with 503: protection first. */
 	CLOSED,
 
-	/** Decide with per-instance buckets in memory until the store is back. */
+	/**
+	 * Decide with per-instance buckets in memory until the store is back (the default): limits keep
+	 * holding, per instance, so N instances admit up to N times a limit.
+	 */
 	LOCAL
 
 }

@@ -9,7 +9,9 @@ import io.github.ratelimit.identity.ClientRequest;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,6 +80,8 @@ public final class RateLimiter {
 
 	private final LongAdder[] storeFailures = new LongAdder[StoreUnavailableException.Kind.values().length];
 
+	private final FailureModeLog failureModeLog;
+
 	/**
 	 * Creates a limiter.
 	 * @param identifier identifies callers
@@ -142,14 +146,48 @@ public final class RateLimiter {
 		this.failureMode = failureMode;
 		this.fallbackStore = fallbackStore;
 		this.clock = clock;
+		this.failureModeLog = new FailureModeLog(failureMode, clock);
 	}
 
 	/**
-	 * Decides a request, blocking for at most the store's timeout. An admitted request's
+	 * Decides a request, blocking for at most the store's bound (Redis: 5 s, see
+	 * {@code RedisRateLimitStore#MAX_WAIT}). An admitted request's
 	 * {@link Decision#completion()} must be completed by the caller.
 	 */
 	public Decision decide(ClientRequest request, Classification classification) {
-		Plan plan = plan(request, classification);
+		return decide(request, classification, CheckScope.ALL);
+	}
+
+	/**
+	 * Decides some of a request's limits, blocking as {@link #decide(ClientRequest, Classification)} does.
+	 * Access rules and bans apply whatever the scope. A request none of whose limits is in scope is
+	 * {@link Outcome#UNLIMITED}.
+	 * @param request the request
+	 * @param classification its group and cost
+	 * @param scope which limits to decide
+	 * @return the decision; an admitted one's {@link Decision#completion()} must be completed by the caller,
+	 * with the response's final status when {@link Completion#countsByOutcome()}
+	 */
+	public Decision decide(ClientRequest request, Classification classification, CheckScope scope) {
+		return decide(request, classification, scope, Set.of());
+	}
+
+	/**
+	 * Decides a request's limits but those an earlier decision of the same request decided
+	 * ({@link #decidedLimits(Decision)}): the filter after authentication leaves out what the gate before it
+	 * decided for the client address, and decides the rest in one store call.
+	 * @param request the request
+	 * @param classification its group and cost
+	 * @param decidedBefore the limits decided already
+	 * @return the decision, as {@link #decide(ClientRequest, Classification, CheckScope)}
+	 */
+	public Decision decide(ClientRequest request, Classification classification, Set<String> decidedBefore) {
+		return decide(request, classification, CheckScope.ALL, decidedBefore);
+	}
+
+	private Decision decide(ClientRequest request, Classification classification, CheckScope scope,
+			Set<String> decidedBefore) {
+		Plan plan = plan(request, classification, scope, decidedBefore);
 		if (plan.decision != null) {
 			return plan.decision;
 		}
@@ -160,12 +198,35 @@ public final class RateLimiter {
 		catch (RuntimeException ex) {
 			return onStoreFailure(plan, ex);
 		}
-		return recorded(evaluate(plan, storeDecision));
+		return recorded(evaluate(plan, storeDecision, this.store));
 	}
 
 	/** Decides a request without blocking the calling thread. The future never completes exceptionally. */
 	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification) {
-		Plan plan = plan(request, classification);
+		return decideAsync(request, classification, CheckScope.ALL);
+	}
+
+	/**
+	 * Decides some of a request's limits without blocking the calling thread (see
+	 * {@link #decide(ClientRequest, Classification, CheckScope)}). The future never completes exceptionally.
+	 */
+	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
+			CheckScope scope) {
+		return decideAsync(request, classification, scope, Set.of());
+	}
+
+	/**
+	 * Decides a request's limits but those decided already without blocking the calling thread (see
+	 * {@link #decide(ClientRequest, Classification, Set)}). The future never completes exceptionally.
+	 */
+	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
+			Set<String> decidedBefore) {
+		return decideAsync(request, classification, CheckScope.ALL, decidedBefore);
+	}
+
+	private CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
+			CheckScope scope, Set<String> decidedBefore) {
+		Plan plan = plan(request, classification, scope, decidedBefore);
 		if (plan.decision != null) {
 			return CompletableFuture.completedFuture(plan.decision);
 		}
@@ -177,7 +238,7 @@ public final class RateLimiter {
 			future = CompletableFuture.failedFuture(ex);
 		}
 		return future.handle((storeDecision, failure) -> (failure != null) ? onStoreFailure(plan, unwrap(failure))
-				: recorded(evaluate(plan, storeDecision)));
+				: recorded(evaluate(plan, storeDecision, this.store)));
 	}
 
 	// a refusal counts in the top refused callers, and towards a ban where the caller's tier or group bans
@@ -197,12 +258,37 @@ public final class RateLimiter {
 		return this.storeFailures[kind.ordinal()].sum();
 	}
 
+	/** The decisions the failure mode took: the last one and how many, for health. */
+	public FailureModeLog failureModeLog() {
+		return this.failureModeLog;
+	}
+
 	/** Who this instance refused most, in the current and the last period (5 minutes each). */
 	public TopRefused topRefused() {
 		return this.topRefused;
 	}
 
-	private Plan plan(ClientRequest request, Classification classification) {
+	/**
+	 * The limits a decision decided, each by its policy and caller: what a later decision of the same request
+	 * leaves out ({@link #decide(ClientRequest, Classification, Set)}).
+	 */
+	public static Set<String> decidedLimits(Decision decision) {
+		Set<String> limits = new HashSet<>();
+		for (PolicyState state : decision.states()) {
+			limits.add(limitKey(state.policy(), state.id()));
+		}
+		for (PolicyState state : decision.observed()) {
+			limits.add(limitKey(state.policy(), state.id()));
+		}
+		return limits;
+	}
+
+	private static String limitKey(Policy policy, String id) {
+		return policy.name() + '\n' + id;
+	}
+
+	private Plan plan(ClientRequest request, Classification classification, CheckScope scope,
+			Set<String> decidedBefore) {
 		Identity identity = this.identifier.identify(request);
 		if (classification.excluded()) {
 			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification),
@@ -240,7 +326,8 @@ public final class RateLimiter {
 		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
 		for (Policy policy : applicable) {
 			String id = identity.idFor(policy.dimension());
-			if (id != null) {
+			if (id != null && scope.covers(policy.countsByOutcome())
+					&& (decidedBefore.isEmpty() || !decidedBefore.contains(limitKey(policy, id)))) {
 				Decision blocked = addCheck(checks, policy, id, identity, classification, maxWait);
 				if (blocked != null) {
 					return new Plan(identity, classification, List.of(), blocked, false);
@@ -249,8 +336,11 @@ public final class RateLimiter {
 		}
 		InlineLimit inline = classification.inline();
 		boolean perUser = identity.user() != null;
-		if (inline != null) {
-			Policy policy = table.inline(inline, perUser);
+		Policy inlinePolicy = (inline != null) ? table.inline(inline, perUser) : null;
+		String inlineId = (inlinePolicy != null) ? identity.idFor(inlinePolicy.dimension()) : null;
+		if (inline != null && scope.covers(!inline.counts().all()) && (inlineId == null || decidedBefore.isEmpty()
+				|| !decidedBefore.contains(limitKey(inlinePolicy, inlineId)))) {
+			Policy policy = inlinePolicy;
 			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
 					maxWait);
 			if (blocked != null) {
@@ -258,7 +348,7 @@ public final class RateLimiter {
 			}
 		}
 		Policy concurrency = table.groupConcurrency(classification.group(), perUser);
-		if (concurrency != null) {
+		if (concurrency != null && scope.covers(false)) {
 			addCheck(checks, concurrency, identity.idFor(concurrency.dimension()), identity, classification, 0);
 		}
 		if (checks.isEmpty()) {
@@ -301,13 +391,15 @@ public final class RateLimiter {
 		StoreUnavailableException.Kind kind = (failure instanceof StoreUnavailableException unavailable)
 				? unavailable.kind() : StoreUnavailableException.Kind.ERROR;
 		this.storeFailures[kind.ordinal()].increment();
+		// never silent: a rate-limited WARN says why and what the failure mode did; health reports it
+		this.failureModeLog.record(kind, (failure.getMessage() != null) ? failure.getMessage() : failure.toString());
 		logger.debug("Rate-limit store failed; failure mode {}", this.failureMode, failure);
 		return switch (this.failureMode) {
 			case OPEN -> decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
 			case CLOSED -> decision(Outcome.UNAVAILABLE, plan.identity, plan.classification);
 			case LOCAL -> {
 				try {
-					yield evaluate(plan, this.fallbackStore.decide(plan.checks));
+					yield evaluate(plan, this.fallbackStore.decide(plan.checks), this.fallbackStore);
 				}
 				catch (RuntimeException ex) {
 					yield decision(Outcome.ADMITTED_ON_ERROR, plan.identity, plan.classification);
@@ -316,7 +408,8 @@ public final class RateLimiter {
 		};
 	}
 
-	private Decision evaluate(Plan plan, StoreDecision storeDecision) {
+	// store: the one that decided, which gets back what a response its limits do not count took
+	private Decision evaluate(Plan plan, StoreDecision storeDecision, RateLimitStore store) {
 		List<LimitCheck> checks = plan.checks;
 		List<PolicyState> states = new ArrayList<>();
 		List<Decision.Warning> warnings = null;
@@ -378,13 +471,14 @@ public final class RateLimiter {
 		long retryAfter = admitted ? 0 : binding.resetSeconds();
 		long waitMillis = admitted ? storeDecision.waitMillis() : 0;
 		Completion completion = Completion.NONE;
+		OutcomeReservation reservation = admitted ? OutcomeReservation.of(checks, storeDecision, store) : null;
 		if (waitMillis > 0 && plan.waitingSlot) {
-			completion = new Completion(storeDecision.permits(), this::endWait);
+			completion = new Completion(storeDecision.permits(), this::endWait, reservation);
 		}
 		else {
 			endWait(plan);
-			if (storeDecision.permits() != Permits.NONE) {
-				completion = new Completion(storeDecision.permits(), null);
+			if (storeDecision.permits() != Permits.NONE || reservation != null) {
+				completion = new Completion(storeDecision.permits(), null, reservation);
 			}
 		}
 		// states is this method's own list: wrap it rather than copy it
@@ -438,6 +532,14 @@ public final class RateLimiter {
 
 	private static Throwable unwrap(Throwable failure) {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	/**
+	 * Whether a group's limits count only some responses ({@code ratelimit.groups.<group>.count}): only then
+	 * has a gate before authentication anything to decide for them.
+	 */
+	public boolean countsByOutcome() {
+		return this.registry.current().options().groups().values().stream().anyMatch((group) -> !group.counts().all());
 	}
 
 	/** The policies in force. */

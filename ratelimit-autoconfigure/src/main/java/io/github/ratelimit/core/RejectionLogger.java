@@ -2,6 +2,7 @@ package io.github.ratelimit.core;
 
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.identity.LogSafe;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * Writes one structured line per refused request, at INFO, so an operator can see who is limited and
  * why; and, to {@code io.github.ratelimit.warnings}, one per admitted request that a limit in observe or
  * warn mode would have refused, or that is past a soft limit ({@code warn-at}). Ids are verified names or
- * client addresses; credentials never reach it (tokens are hashes).
+ * client addresses; credentials never reach it (tokens are hashes). Ids and tiers are escaped: a user name
+ * with a line break cannot forge a line.
  * <p>
  * A flood of refused requests must not become a flood of log lines: at most {@code linesPerSecond}
  * lines are written each second, and the next line written says how many were left out.
@@ -70,14 +72,14 @@ public final class RejectionLogger implements DecisionListener {
 		if (binding != null) {
 			logger.info(
 					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
-					decision.outcome(), binding.name(), binding.dimension().key(), binding.id(), identity.tier(),
-					decision.classification().group(), binding.limit(), decision.retryAfterSeconds(), left);
+					decision.outcome(), binding.name(), binding.dimension().key(), LogSafe.escape(binding.id()),
+					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(), decision.retryAfterSeconds(), left);
 		}
 		else {
 			// denied, banned, blocked or unavailable: the caller as bans and rules name it (keys by token id)
 			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
 					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
-					Subject.banKey(identity), identity.tier(), decision.classification().group(),
+					LogSafe.escape(Subject.banKey(identity)), LogSafe.escape(identity.tier()), decision.classification().group(),
 					decision.retryAfterSeconds(), left);
 		}
 	}
@@ -103,7 +105,7 @@ public final class RejectionLogger implements DecisionListener {
 			what = warning.overLimit() ? "would_refuse mode=warn" : "near_limit warn_at=" + state.policy().warnAtPercent() + "%";
 		}
 		warnings.info("rate limit {} policy={} scope={} id={} tier={} group={} limit={} remaining={} suppressed={}", what,
-				state.name(), state.dimension().key(), state.id(), decision.identity().tier(),
+				state.name(), state.dimension().key(), LogSafe.escape(state.id()), LogSafe.escape(decision.identity().tier()),
 				decision.classification().group(), state.limit(), Math.max(0, state.remaining()), left);
 	}
 

@@ -98,7 +98,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		if (binding != null) {
 			json.number("limit", binding.limit()).number("remaining", Math.max(0, binding.remaining()));
 		}
-		json.number("retry_after", retryAfter).string("reset_at", resetAt(decision.decidedAt(), retryAfter));
+		json.number("retry_after", retryAfter).string("reset_at", resetAt(decision.decidedAt(), retryAfter, binding));
 		if (binding != null) {
 			json.string("policy", PolicyFragments.legacyPolicy(binding.bandwidth()));
 		}
@@ -224,6 +224,22 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	 * which the client is still refused.
 	 */
 	private static String resetAt(Instant decidedAt, long retryAfterSeconds) {
+		return resetAt(decidedAt, retryAfterSeconds, null);
+	}
+
+	/**
+	 * As {@link #resetAt(Instant, long)}, but a calendar quota resets at its period's boundary, which the
+	 * rounding up of {@code retry_after} and then of the moment would pass by up to two seconds.
+	 */
+	private static String resetAt(Instant decidedAt, long retryAfterSeconds, @Nullable PolicyState binding) {
+		if (binding != null && binding.violated() && binding.bandwidth() instanceof CalendarQuota quota) {
+			long decided = decidedAt.toEpochMilli();
+			long boundary = quota.window(decided).end();
+			// the store's clock (Redis TIME) may differ slightly: use the boundary its answer points at
+			if (boundary > decided + (retryAfterSeconds - 1) * 1000 && boundary <= decided + retryAfterSeconds * 1000) {
+				return Instant.ofEpochMilli(boundary).toString();
+			}
+		}
 		Instant reset = decidedAt.plusSeconds(retryAfterSeconds);
 		Instant seconds = reset.truncatedTo(ChronoUnit.SECONDS);
 		return (seconds.equals(reset) ? seconds : seconds.plusSeconds(1)).toString();

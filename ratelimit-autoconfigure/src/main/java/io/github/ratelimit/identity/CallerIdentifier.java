@@ -81,6 +81,14 @@ public final class CallerIdentifier {
 		return Identity.anonymous(ip, this.anonymousTier);
 	}
 
+	/**
+	 * The caller of a request as known before authentication: anonymous, by its client address (grouped),
+	 * in the anonymous tier. Asks no resolver.
+	 */
+	public Identity anonymous(ClientRequest request) {
+		return Identity.anonymous(this.ipResolver.resolve(request), this.anonymousTier);
+	}
+
 	/** The client address of a request, not grouped: what allow and deny ranges match. */
 	public String address(ClientRequest request) {
 		return this.ipResolver.resolveAddress(request);

@@ -117,6 +117,49 @@ public final class ClientIpResolver {
 		return (peer != null) ? client(request, peer).toString() : UNKNOWN;
 	}
 
+	/**
+	 * The id this resolver gives the clients an operator names, so that what is set for them applies:
+	 * an address becomes its group ({@code 2001:db8:5::1} is {@code 2001:db8:5::/64} by default), a group
+	 * must be one of the configured prefix length.
+	 * @param text an address ({@code 198.51.100.7}, {@code 2001:db8:5::1}), a group
+	 * ({@code 2001:db8:5::/64}) or {@link #UNKNOWN}
+	 * @return the id, as {@link #resolve} gives it to the clients named
+	 * @throws IllegalArgumentException when the text names no client group of this resolver, with the
+	 * form to use
+	 */
+	public String idOf(String text) {
+		String trimmed = text.strip();
+		if (UNKNOWN.equals(trimmed)) {
+			return UNKNOWN;
+		}
+		int slash = trimmed.indexOf('/');
+		IpAddress address = IpLiterals.parseAddress(trimmed, 0, (slash >= 0) ? slash : trimmed.length());
+		if (address == null) {
+			throw new IllegalArgumentException("'" + trimmed + "' is not an IP address; name a client by its "
+					+ "address (198.51.100.7, 2001:db8:5::1) or by the group it is counted in (" + example(false) + ")");
+		}
+		String id = address.toGroup(this.ipv4Prefix, this.ipv6Prefix);
+		if (slash < 0) {
+			return id;
+		}
+		String reason = CidrRange.invalidReason(trimmed);
+		boolean ipv4 = trimmed.lastIndexOf(':', slash) < 0;
+		int prefix = address.isIpv4() ? this.ipv4Prefix : this.ipv6Prefix;
+		if (reason != null || ipv4 != address.isIpv4() || !trimmed.endsWith("/" + prefix)) {
+			throw new IllegalArgumentException("'" + trimmed + "' is not a group clients are counted in: IPv4 clients "
+					+ "are counted by /" + this.ipv4Prefix + " (ratelimit.identity.ipv4-prefix), IPv6 clients by /"
+					+ this.ipv6Prefix + " (ratelimit.identity.ipv6-prefix); name an address (198.51.100.7, "
+					+ "2001:db8:5::1) or its group (" + id + ")");
+		}
+		return id;
+	}
+
+	/** A client id as this resolver gives it, for messages: {@code 198.51.100.7}, {@code 2001:db8:5::/64}. */
+	public String example(boolean ipv4) {
+		return ipv4 ? IpAddress.ofIpv4(0xc6336407L).toGroup(this.ipv4Prefix, this.ipv6Prefix)
+				: new IpAddress(0x20010db800050000L, 1).toGroup(this.ipv4Prefix, this.ipv6Prefix);
+	}
+
 	private IpAddress client(ClientRequest request, IpAddress peer) {
 		if (!this.trustedProxies.contains(peer)) {
 			if (!this.warnedOfUntrustedProxy && PRIVATE_RANGES.contains(peer)) {

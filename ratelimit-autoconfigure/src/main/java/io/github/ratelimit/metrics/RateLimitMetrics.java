@@ -35,10 +35,12 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
  * over-limit), {@code scope}, {@code tier}, {@code group};</li>
  * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag {@code store};</li>
  * <li>{@value #STORE_ERRORS} (counter): decisions the store could not make, tags {@code store} and
- * {@code kind} (timeout, not-connected, circuit-open, overloaded, inconsistent, error);</li>
+ * {@code kind} (timeout, not-connected, circuit-open, overloaded, refused, inconsistent, error);</li>
  * <li>{@value #CIRCUIT} (gauge, Redis stores): 0 closed, 0.5 half-open, 1 open, tag {@code store};</li>
  * <li>{@value #WAITING} (gauge): requests waiting for their tokens now ({@code max-wait});</li>
- * <li>{@value #BANS} (counter): bans this instance started.</li>
+ * <li>{@value #BANS} (counter): bans this instance started;</li>
+ * <li>{@value #BANS_NOT_STARTED} (counter): refusals that would have started a ban while
+ * {@code ratelimit.bans.max-active} were in force.</li>
  * </ul>
  * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
  */
@@ -57,6 +59,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	public static final String STORE_ERRORS = "ratelimit.store.errors";
 
 	public static final String BANS = "ratelimit.bans.started";
+
+	public static final String BANS_NOT_STARTED = "ratelimit.bans.not-started";
 
 	private static final String NONE = "none";
 
@@ -107,6 +111,9 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		if (this.control != null) {
 			FunctionCounter.builder(BANS, this.control, RuntimeControl::bansStarted)
 				.description("Bans this instance started")
+				.register(registry);
+			FunctionCounter.builder(BANS_NOT_STARTED, this.control, RuntimeControl::bansNotStarted)
+				.description("Refusals that would have started a ban while ratelimit.bans.max-active were in force")
 				.register(registry);
 		}
 		this.registry = registry;

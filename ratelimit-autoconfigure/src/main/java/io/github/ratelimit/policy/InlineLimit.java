@@ -6,14 +6,20 @@ package io.github.ratelimit.policy;
  *
  * @param handler a readable id of the handler ({@code ExportController.export}), plain characters only
  * @param limit the limit
+ * @param counts which of the handler's responses count against it ({@code @RateLimited(count = ...)})
  */
-public record InlineLimit(String handler, Limit limit) {
+public record InlineLimit(String handler, Limit limit, CountedResponses counts) {
 
 	/** The longest handler id kept; longer ones are cut (they name a bucket, they need not be complete). */
 	private static final int MAX_HANDLER_LENGTH = 64;
 
 	public InlineLimit {
 		handler = plain(handler);
+	}
+
+	/** A limit that counts every response. */
+	public InlineLimit(String handler, Limit limit) {
+		this(handler, limit, CountedResponses.ALL);
 	}
 
 	private static String plain(String handler) {

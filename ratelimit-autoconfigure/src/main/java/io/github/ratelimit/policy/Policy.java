@@ -50,6 +50,8 @@ public final class Policy {
 
 	private final int warnAtPercent;
 
+	private final CountedResponses counts;
+
 	/**
 	 * Creates a policy.
 	 * @param tier the tier, or {@value #BACKSTOP}
@@ -75,6 +77,24 @@ public final class Policy {
 	 */
 	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
 			int warnAtPercent) {
+		this(tier, dimension, group, limit, storeKeyPrefix, mode, warnAtPercent, CountedResponses.ALL);
+	}
+
+	/**
+	 * Creates a policy.
+	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
+	 * @param dimension whose budget it counts against
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a tier-wide quota)
+	 * @param limit the limit
+	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
+	 * @param mode what the policy does to a request that exceeds it
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses carry a warning; 0 for
+	 * none
+	 * @param counts which responses count against the limit
+	 */
+	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
+			int warnAtPercent, CountedResponses counts) {
+		this.counts = counts;
 		if (warnAtPercent < 0 || warnAtPercent > 99) {
 			throw new IllegalArgumentException("warn-at must be between 1% and 99%, or 0 for none");
 		}
@@ -141,6 +161,20 @@ public final class Policy {
 		this.limitFingerprint = policy.limitFingerprint;
 		this.mode = mode;
 		this.warnAtPercent = warnAtPercent;
+		this.counts = policy.counts;
+	}
+
+	/**
+	 * Which responses count against the limit; a request whose response is not one of them gets its tokens
+	 * back when the response is done.
+	 */
+	public CountedResponses counts() {
+		return this.counts;
+	}
+
+	/** Whether only some responses count against the limit (its tokens may be given back). */
+	public boolean countsByOutcome() {
+		return !this.counts.all();
 	}
 
 	/** What the policy does to a request that exceeds it. */
@@ -187,7 +221,7 @@ public final class Policy {
 		Limit limit = inline.limit().has(CalendarQuota.class) ? LimitParser.parse(inline.limit().spec(), options.zone())
 				: inline.limit();
 		return new Policy(INLINE, dimension, inline.handler(), limit, storeKeyPrefix, options.mode(),
-				options.warnAtPercent());
+				options.warnAtPercent(), inline.counts());
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */
@@ -236,7 +270,7 @@ public final class Policy {
 
 	@Override
 	public String toString() {
-		return this.name + "=" + this.limit.spec();
+		return this.name + "=" + this.limit.spec() + (this.counts.all() ? "" : " counting " + this.counts);
 	}
 
 	private static String fingerprint(String spec) {

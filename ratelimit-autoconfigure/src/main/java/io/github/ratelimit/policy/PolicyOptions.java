@@ -44,10 +44,16 @@ public record PolicyOptions(ZoneId zone, Mode mode, int warnAtPercent, Map<Strin
 	 * @param tuning mode and soft limit of the group's policies
 	 * @param concurrency requests of one caller in flight at once in this group, 0 for no cap
 	 * @param maxWait how long a request may wait for its tokens instead of being refused; zero for never
+	 * @param counts which responses the limits declared for the group count
 	 */
-	public record GroupOptions(Tuning tuning, long concurrency, Duration maxWait) {
+	public record GroupOptions(Tuning tuning, long concurrency, Duration maxWait, CountedResponses counts) {
 
 		public static final GroupOptions NONE = new GroupOptions(new Tuning(null, null), 0, Duration.ZERO);
+
+		/** Options of a group whose limits count every response. */
+		public GroupOptions(Tuning tuning, long concurrency, Duration maxWait) {
+			this(tuning, concurrency, maxWait, CountedResponses.ALL);
+		}
 
 	}
 

@@ -129,6 +129,15 @@ public final class PolicyTable {
 								new Policy(Policy.GROUP, Dimension.IP, group, limit, storeKeyPrefix, mode, 0) });
 			}
 		});
+		options.groups().forEach((group, groupOptions) -> {
+			if (!groupOptions.counts().all() && !declaresLimit(tierPolicies, backstopPolicies, group)) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
+						groupOptions.counts().spec(),
+						"only limits declared for the group count by outcome, and group '" + group + "' has none "
+								+ "(its requests count in the shared default limits, which count every response)",
+						"ratelimit.ip." + group + "=10/1m");
+			}
+		});
 		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
 				storeKeyPrefix, Map.copyOf(groupConcurrency), options);
 	}
@@ -154,10 +163,26 @@ public final class PolicyTable {
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
 			}
+			// a group's count shapes the limits declared for it, never those its requests share through default
 			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix, options.modeOf(tier, group),
-					options.warnAtOf(tier, group)));
+					options.warnAtOf(tier, group), options.group(group).counts()));
 		});
 		return policies;
+	}
+
+	private static boolean declaresLimit(Map<String, Map<Dimension, Map<String, Policy>>> tiers,
+			Map<String, Policy> backstop, String group) {
+		if (backstop.containsKey(group)) {
+			return true;
+		}
+		for (Map<Dimension, Map<String, Policy>> dimensions : tiers.values()) {
+			for (Map<String, Policy> byGroup : dimensions.values()) {
+				if (byGroup.containsKey(group)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	private static void checkName(String property, String name) {
@@ -236,7 +261,8 @@ public final class PolicyTable {
 			throw new InvalidRateLimitConfigurationException(property, text, ex.getMessage(), LimitParser.EXAMPLE);
 		}
 		return new Policy(Policy.OVERRIDE, dimension, group, limit, this.storeKeyPrefix,
-				this.options.modeOf(Policy.OVERRIDE, group), this.options.warnAtOf(Policy.OVERRIDE, group));
+				this.options.modeOf(Policy.OVERRIDE, group), this.options.warnAtOf(Policy.OVERRIDE, group),
+				this.options.group(group).counts());
 	}
 
 	/** The options the table was built with (modes, soft limits, waiting, quota zone). */

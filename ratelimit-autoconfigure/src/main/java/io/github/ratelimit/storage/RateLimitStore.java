@@ -22,12 +22,22 @@ public interface RateLimitStore {
 	StoreDecision decide(List<LimitCheck> checks);
 
 	/**
-	 * Decides a request without blocking the calling thread. Failures complete the future exceptionally
-	 * with {@link StoreUnavailableException}. The default runs {@link #decide} on the caller's thread,
-	 * which is right for stores that never block (memory).
-	 * @param checks every bucket the request needs tokens from (not empty)
-	 * @return the decision
+	 * Gives back what admitted requests took from buckets: each check's cost goes back to its token buckets
+	 * (never above their capacity) and to the count of its quotas' current period (never below zero);
+	 * concurrency permits are not touched (their request releases them). A limit that counts only some
+	 * responses ({@link io.github.ratelimit.policy.Policy#counts()}) is given back this way when the
+	 * response is not one it counts. A bucket that expired or was evicted since is left as it is: it is
+	 * full already.
+	 * <p>
+	 * Never blocks and never throws: a store that cannot reach its backend drops the give-back, which
+	 * leaves the request counted (the strict side).
+	 * @param checks the checks of admitted requests whose cost goes back
+	 * @throws UnsupportedOperationException when the store cannot give tokens back
 	 */
+	default void giveBack(List<LimitCheck> checks) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot give tokens back");
+	}
+
 	/**
 	 * Reads the state of buckets without taking anything from them, for operators (the Actuator
 	 * endpoint). A bucket that does not exist is reported full.
@@ -51,6 +61,13 @@ public interface RateLimitStore {
 		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot reset buckets");
 	}
 
+	/**
+	 * Decides a request without blocking the calling thread. Failures complete the future exceptionally
+	 * with {@link StoreUnavailableException}. The default runs {@link #decide} on the caller's thread,
+	 * which is right for stores that never block (memory).
+	 * @param checks every bucket the request needs tokens from (not empty)
+	 * @return the decision
+	 */
 	default CompletableFuture<StoreDecision> decideAsync(List<LimitCheck> checks) {
 		try {
 			return CompletableFuture.completedFuture(decide(checks));

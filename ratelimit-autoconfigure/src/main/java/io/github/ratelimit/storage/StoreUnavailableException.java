@@ -49,6 +49,9 @@ public class StoreUnavailableException extends RuntimeException {
 		/** The application was too busy to be answered in time, though the backend answers. */
 		OVERLOADED,
 
+		/** The backend answered an error: out of memory, read-only, loading, busy... */
+		REFUSED,
+
 		/** The backend answered nonsense (a refusal naming no short bucket). */
 		INCONSISTENT,
 

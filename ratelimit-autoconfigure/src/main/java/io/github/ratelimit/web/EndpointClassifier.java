@@ -66,6 +66,19 @@ public final class EndpointClassifier {
 	}
 
 	/**
+	 * Whether a handler's own limit counts only some responses ({@code @RateLimited(count = ...)}): the gate
+	 * before authentication decides such limits.
+	 */
+	public boolean countsByOutcome() {
+		for (EndpointRule rule : this.annotated.get()) {
+			if (rule.inline() != null && !rule.inline().counts().all()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * What the {@code @RateLimited} handlers and route attributes set, one line each, for the startup log
 	 * ({@code GET /api/reports/{id}: group reports, cost 5, own limit 60/1h}).
 	 */
@@ -106,6 +119,16 @@ public final class EndpointClassifier {
 			}
 		}
 		return named;
+	}
+
+	/** The rules of {@code @RateLimited} handlers and route attributes (asks for them as {@link #prepare()} does). */
+	public List<EndpointRule> annotatedRules() {
+		return this.annotated.get();
+	}
+
+	/** The cost of a configured group, or 1 for one that is not configured. */
+	public long groupCost(String group) {
+		return this.groupCosts.getOrDefault(group, 1L);
 	}
 
 	/**

@@ -18,6 +18,7 @@ import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.LimitParser;
 
@@ -101,17 +102,39 @@ public final class EndpointRules {
 	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation,
 			String handler) {
 		String group = annotation.group().isBlank() ? null : annotation.group();
+		CountedResponses counts;
+		try {
+			counts = CountedResponses.parse(List.of(annotation.count()));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException("@RateLimited(count) of " + handler,
+					String.join(", ", annotation.count()), ex.getMessage(),
+					"@RateLimited(limit = \"10/1m\", count = \"failures\")");
+		}
+		if (!counts.all() && annotation.limit().isBlank()) {
+			throw new InvalidRateLimitConfigurationException("@RateLimited(count) of " + handler, counts.spec(),
+					"count shapes the handler's own limit, and it declares none",
+					"@RateLimited(limit = \"10/1m\", count = \"" + counts.spec() + "\")");
+		}
 		InlineLimit inline = null;
 		if (!annotation.limit().isBlank()) {
 			try {
-				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()));
+				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()), counts);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException("@RateLimited(limit) of " + handler,
 						annotation.limit(), ex.getMessage(), "@RateLimited(limit = \"" + LimitParser.EXAMPLE + "\")");
 			}
 		}
-		return new EndpointRule(pattern, methods, group, Math.max(0, annotation.cost()), annotation.exempt(), inline);
+		long cost = Math.max(0, annotation.cost());
+		if (inline != null && !inline.limit().blocked() && cost > inline.limit().maxCost()) {
+			// every request would be answered 403: a mistake to report at startup, not on each request
+			throw new InvalidRateLimitConfigurationException("@RateLimited(cost) of " + handler, cost,
+					"a request would cost more than the " + inline.limit().maxCost() + " tokens that its own limit ("
+							+ inline.limit().spec() + ") can ever hold; lower the cost or raise the limit",
+					"@RateLimited(cost = " + inline.limit().maxCost() + ", limit = \"" + annotation.limit() + "\")");
+		}
+		return new EndpointRule(pattern, methods, group, cost, annotation.exempt(), inline);
 	}
 
 	/** Parses a pattern of a handler mapping (never fails: those patterns were accepted by the framework). */

@@ -1,8 +1,13 @@
 package io.github.ratelimit.actuate;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.github.bucket4j.TimeMeter;
 import io.lettuce.core.RedisClient;
@@ -12,6 +17,8 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.FailureModeLog;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisConnector;
@@ -73,6 +80,57 @@ class RateLimitHealthIndicatorTests {
 		assertThat(health.getStatus()).isNotEqualTo(Status.DOWN);
 		assertThat(health.getStatus().getDescription()).contains("503");
 		assertThat(health.getDetails()).containsEntry("connected", false);
+	}
+
+	@Test
+	void aConnectedStoreIsDegradedWhileTheFailureModeDecidedRecently() {
+		RedisScriptRateLimitStore store = store(RedisTestServer.url(), new CircuitBreaker());
+		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
+		MutableClock clock = new MutableClock();
+		FailureModeLog failures = new FailureModeLog(FailureMode.LOCAL, clock);
+		RateLimitHealthIndicator indicator = new RateLimitHealthIndicator(store, FailureMode.LOCAL, failures);
+		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+
+		// a silence too short to open the breaker still got requests the failure mode: not healthy
+		failures.record(StoreUnavailableException.Kind.TIMEOUT, "Redis answered nothing for 1000 ms");
+		Health degraded = indicator.health();
+		assertThat(degraded.getStatus().getCode()).isEqualTo(RateLimitHealthIndicator.DEGRADED);
+		assertThat(degraded.getStatus().getDescription()).contains("per instance");
+		assertThat(degraded.getDetails()).containsEntry("circuit", "closed")
+			.containsEntry("failureModeDecisions", 1L)
+			.containsEntry("lastFailure", Map.of("kind", "timeout", "message", "Redis answered nothing for 1000 ms",
+					"at", clock.instant().toString()));
+
+		clock.advance(FailureModeLog.RECENT);
+		Health recovered = indicator.health();
+		assertThat(recovered.getStatus()).isEqualTo(Status.UP);
+		assertThat(recovered.getDetails()).doesNotContainKey("lastFailure").containsEntry("failureModeDecisions", 1L);
+	}
+
+	/** A clock the test moves. */
+	static final class MutableClock extends Clock {
+
+		private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+		void advance(Duration duration) {
+			this.now = this.now.plus(duration);
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
 	}
 
 	@Test

@@ -32,6 +32,19 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
+import io.github.ratelimit.web.servlet.RateLimitGateFilter;
+import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
+import io.github.ratelimit.core.AddressGate;
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.http.ProblemDetailsBodyWriter;
+import io.github.ratelimit.http.RateLimitHeaders;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,20 +64,42 @@ class RateLimitAutoConfigurationTests {
 	void registersServletFilterWithInMemoryStoreByDefault() {
 		this.servlet.run((context) -> {
 			assertThat(context).hasSingleBean(RateLimiter.class);
-			assertThat(context).hasSingleBean(FilterRegistrationBean.class);
-			assertThat(context.getBean(FilterRegistrationBean.class).getFilter()).isInstanceOf(RateLimitFilter.class);
-			assertThat(context.getBean(FilterRegistrationBean.class).getOrder()).isEqualTo(RateLimitFilterOrder.DEFAULT);
+			FilterRegistrationBean<?> registration = context.getBean("rateLimitFilter", FilterRegistrationBean.class);
+			assertThat(registration.getFilter()).isInstanceOf(RateLimitFilter.class);
+			assertThat(registration.getOrder()).isEqualTo(RateLimitFilterOrder.DEFAULT);
 			assertThat(context).getBean(RateLimitStore.class).isInstanceOf(InMemoryRateLimitStore.class);
 			assertThat(context).doesNotHaveBean(ReactiveRateLimitFilter.class);
 		});
 	}
 
 	@Test
-	void memoryBoundFitsTheHeapByDefaultAndCanBeSet() {
-		this.servlet.run((context) -> assertThat(context.getBean(InMemoryRateLimitStore.class).maxKeys())
-			.isEqualTo(InMemoryRateLimitStore.defaultMaxKeys(Runtime.getRuntime().maxMemory())));
-		this.servlet.withPropertyValues("ratelimit.storage.memory.max-keys=5000")
-			.run((context) -> assertThat(context.getBean(InMemoryRateLimitStore.class).maxKeys()).isEqualTo(5000));
+	void memoryBoundsFitTheHeapByDefaultAndCanBeSet() {
+		long heap = Runtime.getRuntime().maxMemory();
+		this.servlet.run((context) -> {
+			InMemoryRateLimitStore store = context.getBean(InMemoryRateLimitStore.class);
+			assertThat(store.maxKeys()).isEqualTo(InMemoryRateLimitStore.defaultMaxKeys(heap));
+			assertThat(store.maxIdentifiedKeys()).isEqualTo(InMemoryRateLimitStore.defaultMaxIdentifiedKeys(heap));
+		});
+		this.servlet
+			.withPropertyValues("ratelimit.storage.memory.max-keys=5000",
+					"ratelimit.storage.memory.max-identified-keys=3000")
+			.run((context) -> {
+				InMemoryRateLimitStore store = context.getBean(InMemoryRateLimitStore.class);
+				assertThat(store.maxKeys()).isEqualTo(5000);
+				assertThat(store.maxIdentifiedKeys()).isEqualTo(3000);
+			});
+	}
+
+	@Test
+	void memoryBoundBelowOneStopsTheStart() {
+		for (String property : List.of("max-keys", "max-identified-keys")) {
+			this.servlet.withPropertyValues("ratelimit.storage.memory." + property + "=0").run((context) -> {
+				assertThat(context).hasFailed();
+				String description = new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription();
+				assertThat(description).contains("ratelimit.storage.memory." + property).contains("at least 1");
+			});
+		}
 	}
 
 	@Test
@@ -140,7 +175,76 @@ class RateLimitAutoConfigurationTests {
 	@Test
 	void filterOrderIsConfigurable() {
 		this.servlet.withPropertyValues("ratelimit.filter.order=5")
-			.run((context) -> assertThat(context.getBean(FilterRegistrationBean.class).getOrder()).isEqualTo(5));
+			.run((context) -> assertThat(context.getBean("rateLimitFilter", FilterRegistrationBean.class).getOrder())
+				.isEqualTo(5));
+	}
+
+	@Test
+	void registersTheGateBeforeSpringSecuritysFilterChain() {
+		this.servlet.run((context) -> {
+			FilterRegistrationBean<?> gate = context.getBean("rateLimitGateFilter", FilterRegistrationBean.class);
+			assertThat(gate.getFilter()).isInstanceOf(RateLimitGateFilter.class);
+			// SecurityFilterProperties.DEFAULT_FILTER_ORDER is -100
+			assertThat(gate.getOrder()).isEqualTo(RateLimitFilterOrder.GATE).isLessThan(-100);
+		});
+		this.servlet.withPropertyValues("ratelimit.filter.gate-order=-200")
+			.run((context) -> assertThat(context.getBean("rateLimitGateFilter", FilterRegistrationBean.class).getOrder())
+				.isEqualTo(-200));
+	}
+
+	@Test
+	void gateCanBeSwitchedOffOnBothStacks() {
+		this.servlet.withPropertyValues("ratelimit.filter.gate-enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean("rateLimitGateFilter");
+			assertThat(context).hasBean("rateLimitFilter");
+		});
+		this.reactive.withPropertyValues("ratelimit.filter.gate-enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(ReactiveRateLimitGateFilter.class);
+			assertThat(context).hasSingleBean(ReactiveRateLimitFilter.class);
+		});
+	}
+
+	@Test
+	void gateBacksOffWhenUserRegistersOneAndTheLimiterStays() {
+		this.servlet.withUserConfiguration(CustomGateConfiguration.class).run((context) -> {
+			assertThat(context).doesNotHaveBean("rateLimitGateFilter");
+			assertThat(context.getBean("customGate", FilterRegistrationBean.class).isEnabled()).isFalse();
+			assertThat(context).hasBean("rateLimitFilter");
+		});
+	}
+
+	@Test
+	void registersTheGateWebFilterBeforeSpringSecuritysWebFilterChainProxy() {
+		this.reactive.run((context) -> assertThat(context.getBean(ReactiveRateLimitGateFilter.class).getOrder())
+			.isEqualTo(RateLimitFilterOrder.GATE)
+			// WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER (package-private) is -100
+			.isLessThan(-100)
+			.isLessThan(context.getBean(ReactiveRateLimitFilter.class).getOrder()));
+	}
+
+	@Test
+	void theWebFluxGateRefusesADeniedAddressWithoutSpringSecurityOnTheClasspath() {
+		this.reactive.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.withPropertyValues("ratelimit.access.deny=203.0.113.0/24")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ReactiveRateLimitGateFilter gate = context.getBean(ReactiveRateLimitGateFilter.class);
+				AtomicBoolean passed = new AtomicBoolean();
+				WebFilterChain chain = (exchange) -> {
+					passed.set(true);
+					return Mono.empty();
+				};
+				MockServerWebExchange denied = MockServerWebExchange.from(MockServerHttpRequest.get("/login")
+					.remoteAddress(new InetSocketAddress("203.0.113.7", 40000)));
+				gate.filter(denied, chain).block(Duration.ofSeconds(5));
+				assertThat(passed).isFalse();
+				assertThat(denied.getResponse().getStatusCode().value()).isEqualTo(403);
+				assertThat(denied.getResponse().getBodyAsString().block(Duration.ofSeconds(5))).contains("access_denied");
+				MockServerWebExchange other = MockServerWebExchange.from(MockServerHttpRequest.get("/login")
+					.remoteAddress(new InetSocketAddress("198.51.100.7", 40000)));
+				gate.filter(other, chain).block(Duration.ofSeconds(5));
+				assertThat(passed).isTrue();
+			});
 	}
 
 	@Test
@@ -278,6 +382,21 @@ class RateLimitAutoConfigurationTests {
 		FailureAnalysis analysis = new RateLimitConfigurationFailureAnalyzer().analyze(failure);
 		assertThat(analysis).as("analysis of %s", failure).isNotNull();
 		return analysis;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomGateConfiguration {
+
+		@Bean
+		FilterRegistrationBean<RateLimitGateFilter> customGate(AddressGate gate, EndpointClassifier classifier,
+				RateLimitHeaders headers) {
+			FilterRegistrationBean<RateLimitGateFilter> registration = new FilterRegistrationBean<>(
+					new RateLimitGateFilter(gate, classifier, List.of(), headers,
+							new ProblemDetailsBodyWriter(), DecisionListener.NONE));
+			registration.setEnabled(false);
+			return registration;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

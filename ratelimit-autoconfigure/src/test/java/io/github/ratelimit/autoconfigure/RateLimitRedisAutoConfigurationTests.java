@@ -1,5 +1,7 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -10,12 +12,13 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Bean;
 
 import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisTestServer;
@@ -109,15 +112,28 @@ class RateLimitRedisAutoConfigurationTests {
 	}
 
 	@Test
-	void startsWhileRedisIsDownAndFailsOpenByDefault() {
+	void startsWhileRedisIsDownAndLimitsPerInstanceByDefault() {
 		this.runner
 			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1", "ratelimit.tiers.anonymous.ip.default=1/1m")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				Decision decision = context.getBean(RateLimiter.class)
-					.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1));
-				assertThat(decision.outcome()).isEqualTo(Outcome.ADMITTED_ON_ERROR);
+				RateLimiter limiter = context.getBean(RateLimiter.class);
+				// failure mode local: this instance's own bucket still holds the limit
+				assertThat(limiter.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1)).outcome())
+					.isEqualTo(Outcome.ALLOWED);
+				assertThat(limiter.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1)).outcome())
+					.isEqualTo(Outcome.REJECTED);
+				assertThat(limiter.storeFailures(StoreUnavailableException.Kind.NOT_CONNECTED)
+						+ limiter.storeFailures(StoreUnavailableException.Kind.CIRCUIT_OPEN)).isEqualTo(2);
 			});
+	}
+
+	@Test
+	void redisStoreDefaultsToOneSecondOfSilence() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url())
+			.run((context) -> assertThat(context.getBean(RedisRateLimitStore.class).timeout())
+				.isEqualTo(Duration.ofSeconds(1))
+				.isEqualTo(RedisRateLimitStore.DEFAULT_TIMEOUT));
 	}
 
 	@Test

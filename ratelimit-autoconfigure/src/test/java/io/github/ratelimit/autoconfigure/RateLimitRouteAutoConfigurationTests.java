@@ -112,6 +112,29 @@ class RateLimitRouteAutoConfigurationTests {
 	}
 
 	@Test
+	void handlerCostLargerThanItsOwnLimitStopsTheStart() {
+		this.servlet
+			.withConfiguration(AutoConfigurations.of(
+					org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration.class,
+					org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration.class))
+			.withPropertyValues("ratelimit.tiers.anonymous.ip.default=100/1m")
+			.withUserConfiguration(OverpricedController.class)
+			.run((context) -> StartFailures.assertStartFailure(context,
+					"@RateLimited(cost) of OverpricedController.report", "10", "@RateLimited(cost = 5"));
+	}
+
+	@org.springframework.web.bind.annotation.RestController
+	static class OverpricedController {
+
+		@RateLimited(cost = 10, limit = "5/1m")
+		@org.springframework.web.bind.annotation.GetMapping("/reports")
+		String report() {
+			return "report";
+		}
+
+	}
+
+	@Test
 	void backsOffWhenUserDefinesEndpointClassifier() {
 		EndpointClassifier own = new EndpointClassifier(List.of(), List.of(), List::of);
 		this.reactive.withBean(EndpointClassifier.class, () -> own)

@@ -87,6 +87,16 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.run((context) -> assertStartFailure(context, "ratelimit.bans.max-duration", "PT1H", "24h"));
 		this.runner.withPropertyValues("ratelimit.control.refresh-interval=1ms")
 			.run((context) -> assertStartFailure(context, "ratelimit.control.refresh-interval", "PT0.001S", "1s"));
+		this.runner.withPropertyValues("ratelimit.bans.max-active=0")
+			.run((context) -> assertStartFailure(context, "ratelimit.bans.max-active", "0", "100000"));
+	}
+
+	@Test
+	void theMostBansInForceBoundTheStore() {
+		this.runner.run((context) -> assertThat(context.getBean(ControlStore.class).maxActiveBans())
+			.isEqualTo(ControlStore.DEFAULT_MAX_ACTIVE_BANS));
+		this.runner.withPropertyValues("ratelimit.bans.max-active=5000")
+			.run((context) -> assertThat(context.getBean(ControlStore.class).maxActiveBans()).isEqualTo(5000));
 	}
 
 	@Test
@@ -111,8 +121,12 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
 					RateLimitRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
-					"ratelimit.storage.key-prefix=" + RedisTestServer.uniqueKeyPrefix("control"))
-			.run((context) -> assertThat(context.getBean(ControlStore.class)).isInstanceOf(RedisControlStore.class));
+					"ratelimit.storage.key-prefix=" + RedisTestServer.uniqueKeyPrefix("control"),
+					"ratelimit.bans.max-active=5000")
+			.run((context) -> {
+				assertThat(context.getBean(ControlStore.class)).isInstanceOf(RedisControlStore.class);
+				assertThat(context.getBean(ControlStore.class).maxActiveBans()).isEqualTo(5000);
+			});
 	}
 
 }

@@ -143,16 +143,133 @@ abstract class RuntimeControlBehaviourTests {
 	}
 
 	@Test
-	void aBadOverrideIsA400WithTheMessageOfTheStartupCheck() {
+	void aBadOverrideIsA400WithTheReasonOfTheStartupCheck() {
 		Reply refused = ops("POST", "/actuator/ratelimits/overrides",
 				"{\"dimension\":\"org\",\"id\":\"acme\",\"limit\":\"lots/1m\"}");
 		assertThat(refused.status()).isEqualTo(400);
 		JsonNode body = refused.json();
-		assertThat(body.get("error").asString()).startsWith("Invalid value 'lots/1m' for property 'limit': ")
+		assertThat(body.get("property").asString()).isEqualTo("limit");
+		assertThat(body.get("error").asString()).startsWith("Invalid value 'lots/1m' for 'limit': ")
+			.contains(body.get("reason").asString())
 			.endsWith("(for example: " + body.get("example").asString() + ")");
 		assertThat(ops("POST", "/actuator/ratelimits/overrides",
 				"{\"dimension\":\"planet\",\"id\":\"acme\",\"limit\":\"1/1m\"}").status()).isEqualTo(400);
 		assertThat(ops("GET", "/actuator/ratelimits/org/acme", null).json().get("overrides").size()).isZero();
+	}
+
+	@Test
+	void everyBadValueAtEveryInputPointIsA400ThatNamesTheFieldAndChangesNothing() {
+		String address = nextAddress();
+		Reply set = ops("POST", "/actuator/ratelimits/overrides",
+				"{\"dimension\":\"ip\",\"id\":\"" + address + "\",\"limit\":\"40/1h\",\"expires\":\"1h\"}");
+		assertThat(set.status()).as("%s", set).isEqualTo(200);
+		String expiresAt = set.json().get("expiresAt").asString();
+		String rulesBefore = ops("GET", "/actuator/ratelimits/rules", null).json().get("rules").toString();
+		String override = "{\"dimension\":\"ip\",\"id\":\"" + address + "\",\"limit\":\"1/1h\"";
+		String[][] cases = {
+				// method, path, body, field, what the message says
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"+1000000000-12-31T23:59:59Z\"}",
+						"expires", "at most 3650 days ahead" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"99999999999d\"}", "expires",
+						"at most 3650 days ahead" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"9999999999999999999d\"}",
+						"expires", "a duration from now (30m, 1h, 7d, PT1H) or an ISO-8601 instant" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"2020-01-01T00:00:00Z\"}",
+						"expires", "must lie in the future" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"-1h\"}", "expires",
+						"must be positive" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"expires\":\"soon\"}", "expires",
+						"a duration from now" },
+				{ "POST", "/actuator/ratelimits/overrides", override + ",\"group\":\"nope\"}", "group",
+						"unknown endpoint group" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"ip\",\"id\":\"" + address + "\",\"limit\":\"99999999999999999999/1m\"}",
+						"limit", "" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"planet\",\"id\":\"acme\",\"limit\":\"1/1h\"}", "dimension",
+						"unknown dimension" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"ip\",\"id\":\"not-an-address\",\"limit\":\"1/1h\"}", "id",
+						"is not an IP address" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"ip\",\"id\":\"198.51.100.0/24\",\"limit\":\"1/1h\"}", "id",
+						"is not a group clients are counted in" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"key\",\"id\":\"my-secret-key\",\"limit\":\"1/1h\"}", "id",
+						"never the key itself" },
+				{ "POST", "/actuator/ratelimits/overrides", "{\"dimension\":\"user\",\"limit\":\"1/1h\"}", "id",
+						"a value is required" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{\"dimension\":\"user\",\"id\":\"al\\u0007ice\",\"limit\":\"1/1h\"}", "id",
+						"no control characters" },
+				{ "POST", "/actuator/ratelimits/reset", "{\"dimension\":\"ip\",\"id\":\"not-an-address\"}", "id",
+						"is not an IP address" },
+				{ "POST", "/actuator/ratelimits/deny", "{\"subject\":\"not-an-address\"}", "subject",
+						"is neither user:, org:, key: nor an address or CIDR range" },
+				{ "POST", "/actuator/ratelimits/deny",
+						"{\"subject\":\"" + address + "\",\"expires\":\"+1000000000-12-31T23:59:59Z\"}", "expires",
+						"at most 3650 days ahead" },
+				{ "POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + address + "\",\"tier\":\"premium\"}",
+						"tier", "a deny rule takes no tier" },
+				{ "POST", "/actuator/ratelimits/allow", "{\"subject\":\"" + address + "\",\"tier\":\"gold\"}",
+						"tier", "unknown tier" },
+				{ "DELETE", "/actuator/ratelimits/overrides?dimension=ip&id=not-an-address", null, "id",
+						"is not an IP address" },
+				{ "DELETE", "/actuator/ratelimits/rules?subject=not-an-address", null, "subject",
+						"is neither user:, org:, key: nor an address or CIDR range" },
+				{ "DELETE", "/actuator/ratelimits/bans?subject=ip:not-an-address", null, "subject",
+						"is not an IP address" },
+				{ "DELETE", "/actuator/ratelimits/bans?subject=user:", null, "subject", "needs a name" },
+				{ "GET", "/actuator/ratelimits/ip/not-an-address", null, "id", "is not an IP address" },
+				{ "GET", "/actuator/ratelimits/planet/acme", null, "dimension", "unknown dimension" } };
+		for (String[] bad : cases) {
+			Reply refused = ops(bad[0], bad[1], bad[2]);
+			assertThat(refused.status()).as("%s %s %s: %s", bad[0], bad[1], bad[2], refused).isEqualTo(400);
+			JsonNode body = refused.json();
+			assertThat(body.get("property").asString()).as("%s", refused).isEqualTo(bad[3]);
+			assertThat(body.get("error").asString()).as("%s", refused)
+				.startsWith("Invalid value '")
+				.contains("for '" + bad[3] + "': ")
+				.contains(bad[4])
+				.endsWith("(for example: " + body.get("example").asString() + ")");
+		}
+		// the live override is as it was, and applies
+		JsonNode overrides = ops("GET", "/actuator/ratelimits/ip/" + address, null).json().get("overrides");
+		assertThat(overrides.toString()).isEqualTo("{\"default\":\"40/1h\"}");
+		assertThat(ops("GET", "/actuator/ratelimits/overrides", null).json().get("overrides").toString())
+			.contains("\"id\":\"" + address + "\",\"group\":\"default\",\"limit\":\"40/1h\",\"expiresAt\":\""
+					+ expiresAt + "\"");
+		assertThat(get("/api/hello", "X-Forwarded-For", address).rateLimit().get()).isEqualTo("override-ip-default");
+		assertThat(ops("GET", "/actuator/ratelimits/rules", null).json().get("rules").toString()).isEqualTo(rulesBefore);
+		// and later changes still apply
+		String later = nextAddress();
+		assertThat(ops("POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + later + "\",\"expires\":\"1h\"}")
+			.status()).isEqualTo(200);
+		assertThat(get("/api/hello", "X-Forwarded-For", later).status()).isEqualTo(403);
+		assertThat(ops("DELETE", "/actuator/ratelimits/rules?subject=" + later, null).status()).isEqualTo(200);
+	}
+
+	@Test
+	void anOverrideForAnIpv6AddressAppliesToItsWhole64AsTheLimiterCountsIt() {
+		String net = "2001:db8:5:" + Integer.toHexString(addresses.incrementAndGet()) + ":";
+		Reply set = ops("POST", "/actuator/ratelimits/overrides",
+				"{\"dimension\":\"ip\",\"id\":\"" + net + ":1\",\"limit\":\"40/1h\",\"expires\":\"7d\"}");
+		assertThat(set.status()).as("%s", set).isEqualTo(200);
+		assertThat(set.json().get("id").asString()).isEqualTo(net + ":/64");
+		Reply neighbour = get("/api/hello", "X-Forwarded-For", net + ":2");
+		assertThat(neighbour.rateLimit().get()).as("%s", neighbour).isEqualTo("override-ip-default");
+		assertThat(neighbour.header("X-RateLimit-Limit")).contains("40");
+		JsonNode identity = ops("GET", "/actuator/ratelimits/ip/" + net + ":7", null).json();
+		assertThat(identity.get("id").asString()).isEqualTo(net + ":/64");
+		assertThat(identity.get("overrides").get("default").asString()).isEqualTo("40/1h");
+		assertThat(ops("GET", "/actuator/ratelimits/overrides", null).json().get("overrides").toString())
+			.contains("\"dimension\":\"ip\",\"id\":\"" + net + ":/64\"");
+		Reply lift = ops("DELETE", "/actuator/ratelimits/bans?subject=ip:" + net + ":1", null);
+		assertThat(lift.status()).as("%s", lift).isEqualTo(200);
+		assertThat(lift.json().get("subject").asString()).isEqualTo("ip:" + net + ":/64");
+		Reply deleted = ops("DELETE", "/actuator/ratelimits/overrides?dimension=ip&id=" + net + ":9", null);
+		assertThat(deleted.json().get("deleted").asBoolean()).as("%s", deleted).isTrue();
+		assertThat(get("/api/hello", "X-Forwarded-For", net + ":2").rateLimit().get()).isEqualTo("anonymous-ip-default");
 	}
 
 	@Test

@@ -5,6 +5,9 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 
 import io.github.ratelimit.test.redis.FakeRedisServer;
@@ -17,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code /actuator/health} is DEGRADED and says what requests get, the aggregate stays UP (200), and
  * requests get the failure mode, never a 500.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class StoreOutageHealthTests {
 
 	@Test
-	void aRedisOutageDegradesTheRateLimitComponentButNotTheApplication() {
+	void aRedisOutageDegradesTheRateLimitComponentButNotTheApplication(CapturedOutput output) {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("ratelimit.storage.type", "redis");
 		properties.put("spring.data.redis.url", "redis://127.0.0.1:" + RedisServerProcess.freePort());
@@ -33,15 +37,20 @@ class StoreOutageHealthTests {
 			JsonNode component = body.get("components").get("rateLimit");
 			assertThat(component.get("status").asString()).isEqualTo("DEGRADED");
 			assertThat(component.get("details").get("connected").asBoolean()).isFalse();
-			assertThat(component.get("details").get("failureMode").asString()).isEqualTo("open");
-			// the failure mode answers: admitted, no limit headers, no 500
+			assertThat(component.get("details").get("failureMode").asString()).isEqualTo("local");
+			// the default failure mode answers: limited by this instance's own buckets, no 500
 			Reply request = Http.send(app.port(), "GET", "/api/hello");
 			assertThat(request.status()).isEqualTo(200);
-			assertThat(request.header("RateLimit")).isEmpty();
+			assertThat(request.header("RateLimit")).isPresent();
 			MeterRegistry registry = app.context().getBean(MeterRegistry.class);
 			assertThat(registry.get("ratelimit.store.errors").tags("kind", "not-connected").functionCounter().count())
 				.isPositive();
-			assertThat(registry.get("ratelimit.decisions").tags("outcome", "error").counter().count()).isPositive();
+			// loudly: a WARN that says why and what the failure mode did, and the health details
+			assertThat(output).contains("Rate-limit store failed (not-connected: Not connected to Redis")
+				.contains("failure mode local: requests are limited by this instance's own buckets");
+			JsonNode after = Http.send(app.port(), "GET", "/actuator/health").json().get("components").get("rateLimit");
+			assertThat(after.get("details").get("lastFailure").get("kind").asString()).isEqualTo("not-connected");
+			assertThat(after.get("details").get("failureModeDecisions").asLong()).isPositive();
 		}
 	}
 

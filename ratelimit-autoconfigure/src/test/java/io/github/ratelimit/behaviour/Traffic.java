@@ -43,6 +43,8 @@ final class Traffic {
 
 	private final AtomicLong whileOpen = new AtomicLong();
 
+	private final ConcurrentLinkedQueue<Long> whileOpenNanos = new ConcurrentLinkedQueue<>();
+
 	private final ConcurrentLinkedQueue<String> serverErrors = new ConcurrentLinkedQueue<>();
 
 	private final AtomicBoolean running = new AtomicBoolean(true);
@@ -97,6 +99,7 @@ final class Traffic {
 			if (open) {
 				this.whileOpen.incrementAndGet();
 				this.slowestWhileOpenNanos.accumulateAndGet(took, Math::max);
+				this.whileOpenNanos.add(took);
 			}
 			this.statuses.merge(reply.status(), 1L, Long::sum);
 			(reply.header("RateLimit").isPresent() ? this.limited : this.unlimited).incrementAndGet();
@@ -148,6 +151,14 @@ final class Traffic {
 	/** The slowest answer to a request sent while the circuit breaker was open. */
 	Duration slowestWhileOpen() {
 		return Duration.ofNanos(this.slowestWhileOpenNanos.get());
+	}
+
+	/**
+	 * How many requests sent while the circuit breaker was open took longer than {@code limit}: the
+	 * breaker's probes (one per cool-down) may wait for a silent Redis, no other request does.
+	 */
+	long whileOpenSlowerThan(Duration limit) {
+		return this.whileOpenNanos.stream().filter((took) -> took > limit.toNanos()).count();
 	}
 
 	/** How many requests were sent while the circuit breaker was open. */

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -101,15 +100,73 @@ class RuntimeControlTests {
 	}
 
 	@Test
-	void aBadOverrideIsRefusedWithTheMessageOfTheStartupCheck() {
-		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+	void aBadOverrideIsRefusedWithTheReasonOfTheStartupCheck() {
+		assertThatExceptionOfType(InvalidControlInputException.class)
 			.isThrownBy(() -> this.a.setOverride(Dimension.ORG, "acme", "default", "lots/1m", null))
 			.satisfies((ex) -> {
-				assertThat(ex.getMessage()).isEqualTo("Invalid value 'lots/1m' for property 'limit': "
-						+ ex.getReason() + " (for example: " + ex.getExample() + ")");
+				assertThat(ex.getMessage()).isEqualTo("Invalid value 'lots/1m' for 'limit': " + ex.getReason()
+						+ " (for example: " + ex.getExample() + ")");
+				assertThat(ex.getField()).isEqualTo("limit");
 				assertThat(ex.getExample()).isNotBlank();
 			});
 		assertThat(this.a.overrides()).isEmpty();
+	}
+
+	@Test
+	void anOverrideOrRuleThatCouldNotApplyIsRefusedBeforeAnythingIsWrittenAndTheLiveOneStays() {
+		Instant inAnHour = this.clock.instant().plusSeconds(3600);
+		this.a.setOverride(Dimension.ORG, "acme", "default", "500/1m", inAnHour);
+		long version = this.store.version();
+		assertThatExceptionOfType(InvalidControlInputException.class)
+			.isThrownBy(() -> this.a.setOverride(Dimension.ORG, "acme", "default", "1/1m",
+					this.clock.instant().minusSeconds(1)))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("expires"))
+			.withMessageContaining("must lie in the future");
+		assertThatExceptionOfType(InvalidControlInputException.class)
+			.isThrownBy(() -> this.a.setOverride(Dimension.ORG, "acme", "default", "1/1m",
+					Instant.parse("+1000000000-12-31T23:59:59Z")))
+			.withMessageContaining("at most 3650 days ahead");
+		assertThatExceptionOfType(InvalidControlInputException.class)
+			.isThrownBy(() -> this.a.setOverride(Dimension.ORG, "acme", "reports", "1/1m", null))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("group"))
+			.withMessageContaining("unknown endpoint group");
+		assertThatExceptionOfType(InvalidControlInputException.class)
+			.isThrownBy(() -> this.a.setOverride(Dimension.USER, "al\u0000ice", "default", "1/1m", null))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("id"));
+		assertThatExceptionOfType(InvalidControlInputException.class)
+			.isThrownBy(() -> this.a.setRule(new AccessRule(AccessRule.Access.DENY, Subject.parse("user:acme-bot"),
+					null, Instant.parse("+1000000000-12-31T23:59:59Z"))))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("expires"));
+		assertThat(this.store.version()).as("nothing written").isEqualTo(version);
+		assertThat(this.a.overrides()).singleElement()
+			.isEqualTo(new LimitOverride(Dimension.ORG, "acme", "default", "500/1m", inAnHour));
+		assertThat(limitOf(this.a.policies(acmeUser("free"), "default"), Dimension.ORG))
+			.isEqualTo("override-org-default=500/1m");
+		assertThat(this.a.rules()).isEmpty();
+	}
+
+	@Test
+	void aStoredRecordThatCannotApplyIsSkippedAndLaterChangesStillApply() {
+		// as a store holds them when they were written before expiries were checked, or by hand
+		Instant farOut = Instant.parse("+1000000000-12-31T23:59:59Z");
+		this.store.putOverride(new LimitOverride(Dimension.ORG, "acme", "default", "1/1m", farOut));
+		this.store.putOverride(new LimitOverride(Dimension.ORG, "globex", "default", "lots/1m", null));
+		this.store.putRule(new AccessRule(AccessRule.Access.DENY, Subject.parse("user:mallory"), null, farOut));
+		this.a.refresh();
+		this.a.setOverride(Dimension.USER, "alice", "default", "70/1m", this.clock.instant().plusSeconds(60));
+		this.a.setRule(new AccessRule(AccessRule.Access.DENY, Subject.parse("203.0.113.0/24"), null, null));
+		this.b.refresh();
+		for (RuntimeControl control : List.of(this.a, this.b)) {
+			assertThat(limitOf(control.policies(acmeUser("free"), "default"), Dimension.USER))
+				.isEqualTo("override-user-default=70/1m");
+			assertThat(control.access(acmeUser("free"), "203.0.113.9").denied()).isTrue();
+			// the one far out lasts (for ever, as far as milliseconds go); the one the parser refuses is skipped
+			assertThat(limitOf(control.policies(acmeUser("free"), "default"), Dimension.ORG))
+				.isEqualTo("override-org-default=1/1m");
+			Identity mallory = new Identity("mallory", null, null, "198.51.100.1", "free", true);
+			assertThat(control.access(mallory, "198.51.100.1").denied()).isTrue();
+		}
+		assertThat(this.b.overrides()).extracting(LimitOverride::id).contains("alice", "acme");
 	}
 
 	@Test
@@ -190,8 +247,9 @@ class RuntimeControlTests {
 		assertThat(this.b.access(acmeUser("free"), "198.51.100.1").denied()).isFalse();
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(this.b.access(acmeUser("free"), "203.0.113.9").denied()).isFalse();
-		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+		assertThatExceptionOfType(InvalidControlInputException.class)
 			.isThrownBy(() -> this.a.setRule(AccessRule.parse(AccessRule.Access.ALLOW, "user:bot as gold")))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("tier"))
 			.satisfies((ex) -> assertThat(ex.getReason()).contains("unknown tier"));
 	}
 

@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
@@ -35,6 +38,7 @@ import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimiterTests {
 
 	private final ManualTimeMeter time = new ManualTimeMeter();
@@ -236,6 +240,26 @@ class RateLimiterTests {
 		assertThat(local.decide(request, classification).outcome()).isEqualTo(Outcome.REJECTED);
 		assertThat(limiter(down, FailureMode.CLOSED).decideAsync(request, classification).join().outcome())
 			.isEqualTo(Outcome.UNAVAILABLE);
+	}
+
+	@Test
+	void everyDecisionOfTheFailureModeIsRecordedForTheLogAndHealth(CapturedOutput output) {
+		RateLimitStore refusing = new RateLimitStore() {
+			@Override
+			public StoreDecision decide(List<LimitCheck> checks) {
+				throw new StoreUnavailableException(StoreUnavailableException.Kind.REFUSED,
+						"Redis refused: OOM command not allowed when used memory > 'maxmemory'.", null);
+			}
+		};
+		RateLimiter local = limiter(refusing, FailureMode.LOCAL);
+		for (int i = 0; i < 4; i++) {
+			local.decide(TestRequest.from("198.51.100.1"), Classification.of("default", 1));
+		}
+		assertThat(local.storeFailures(StoreUnavailableException.Kind.REFUSED)).isEqualTo(4);
+		assertThat(local.failureModeLog().total()).isEqualTo(4);
+		assertThat(local.failureModeLog().recent()).isNotNull()
+			.satisfies((failure) -> assertThat(failure.kind()).isEqualTo(StoreUnavailableException.Kind.REFUSED));
+		assertThat(output).containsOnlyOnce("Rate-limit store failed (refused: Redis refused: OOM command not allowed");
 	}
 
 	@Test

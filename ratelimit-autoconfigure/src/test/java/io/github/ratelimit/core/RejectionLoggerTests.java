@@ -117,6 +117,21 @@ class RejectionLoggerTests {
 	}
 
 	@Test
+	void aUserNameWithLineBreaksCannotForgeALine() {
+		// a JWT's sub is the caller's to choose
+		Identity caller = new Identity("eve\r\n2026-03-01 INFO rate limit outcome=ALLOWED id=admin", null, null,
+				"203.0.113.66", "anonymous", true);
+		Decision banned = new Decision(Outcome.BANNED, caller, Classification.of("default", 1), List.of(), null, 1800,
+				null, Instant.parse("2026-03-01T10:00:00Z"));
+		this.rejectionLogger.onDecision(banned, 0);
+		assertThat(this.appender.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.doesNotContain("\n", "\r")
+			.contains("caller=user:eve\\r\\n2026-03-01 INFO");
+	}
+
+	@Test
 	void aFloodOfRejectionsWritesABoundedNumberOfLines() {
 		request();
 		for (int i = 0; i < 1000; i++) {

@@ -1,5 +1,6 @@
 package io.github.ratelimit.http;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,18 @@ class PolicyModelHeadersTests {
 		assertThat(body.get("detail").asString()).startsWith("Daily quota exceeded for org 'acme'");
 		assertThat(body.get("retry_after").asLong()).isEqualTo(41_487);
 		assertThat(body.get("reset_at").asString()).isEqualTo(DECIDED_AT.plusSeconds(41_487).toString());
+	}
+
+	@Test
+	void spentQuotaResetsAtItsBoundaryNotASecondAfter() {
+		Policy quota = policy("premium", Dimension.ORG, Policy.ALL_GROUPS, "1000/day");
+		// 1.7 s before midnight: retry_after rounds up to 2 s, the quota resets at midnight itself
+		PolicyState state = violated(quota, 0, "acme", 2);
+		Decision decision = new Decision(Outcome.REJECTED, ALICE, Classification.of("default", 1), List.of(state),
+				state, 2, null, Instant.parse("2026-01-17T23:59:58.300Z"));
+		JsonNode body = body(decision);
+		assertThat(body.get("retry_after").asLong()).isEqualTo(2);
+		assertThat(body.get("reset_at").asString()).isEqualTo("2026-01-18T00:00:00Z");
 	}
 
 	@Test

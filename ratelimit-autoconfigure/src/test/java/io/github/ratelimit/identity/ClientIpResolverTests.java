@@ -327,4 +327,43 @@ class ClientIpResolverTests {
 			.withMessage("ipv6Prefix must be from 0 to 128, not -1");
 	}
 
+
+	@ParameterizedTest
+	@CsvSource({ "198.51.100.7, 198.51.100.7", "198.51.100.7/32, 198.51.100.7", "::ffff:198.51.100.7, 198.51.100.7",
+			"2001:db8:5::1, 2001:db8:5::/64", "2001:DB8:5:0:ffff::2, 2001:db8:5::/64", "2001:db8:5::/64, 2001:db8:5::/64",
+			"unknown, unknown" })
+	void anAddressAnOperatorNamesIsTheIdItsRequestsGet(String text, String id) {
+		assertThat(this.resolver.idOf(text)).isEqualTo(id);
+		if (!text.contains("/") && !text.equals("unknown")) {
+			assertThat(this.resolver.resolve(TestRequest.from(text))).isEqualTo(id);
+		}
+	}
+
+	@Test
+	void anAddressIsItsGroupByTheConfiguredPrefixes() {
+		ClientIpResolver grouped = new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 24, 48);
+		assertThat(grouped.idOf("198.51.100.7")).isEqualTo("198.51.100.0/24");
+		assertThat(grouped.idOf("198.51.100.0/24")).isEqualTo("198.51.100.0/24");
+		assertThat(grouped.idOf("2001:db8:5:7::1")).isEqualTo("2001:db8:5::/48");
+		assertThat(grouped.example(false)).isEqualTo("2001:db8:5::/48");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "not-an-address", "198.51.100", "198.51.100.7:80", "[2001:db8::1]", "fe80::1%eth0", "" })
+	void whatNamesNoAddressIsRefusedWithTheFormToUse(String text) {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.resolver.idOf(text))
+			.withMessageContaining("is not an IP address")
+			.withMessageContaining("198.51.100.7, 2001:db8:5::1")
+			.withMessageContaining("2001:db8:5::/64");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "198.51.100.0/24", "2001:db8:5::/48", "2001:db8:5::1/64", "2001:db8:5::/128",
+			"::ffff:198.51.100.7/128" })
+	void aGroupClientsAreNotCountedInIsRefusedWithTheGroupToUse(String text) {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.resolver.idOf(text))
+			.withMessageContaining("is not a group clients are counted in")
+			.withMessageContaining("ratelimit.identity.ipv6-prefix");
+	}
+
 }

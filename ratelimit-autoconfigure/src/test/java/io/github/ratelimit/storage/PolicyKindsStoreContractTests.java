@@ -392,6 +392,78 @@ public abstract class PolicyKindsStoreContractTests {
 		assertThat(next.results().get(1).hadTokens()).isTrue();
 	}
 
+	// give-backs (limits that count only some responses)
+
+	@Test
+	void aGivenBackCostIsTakenAgainFromTokenBucketsAndQuotas() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("3/1h, 10/day");
+		for (int i = 0; i < 3; i++) {
+			assertThat(decide(check(limit, "a", 1)).admitted()).isTrue();
+		}
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		this.store.giveBack(List.of(check(limit, "a", 1)));
+		StoreDecision again = decide(check(limit, "a", 1));
+		assertThat(again.admitted()).isTrue();
+		assertThat(again.results().get(0).bandwidths()).extracting(BandwidthResult::remaining).containsExactly(0L, 7L);
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+	}
+
+	@Test
+	void giveBacksNeverFillABucketAboveItsCapacityNorAQuotaBelowZero() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("3/1h, 10/day");
+		decide(check(limit, "a", 2));
+		// more given back than was ever taken
+		this.store.giveBack(List.of(check(limit, "a", 2), check(limit, "a", 2), check(limit, "a", 2)));
+		StoreDecision after = decide(check(limit, "a", 1));
+		assertThat(after.results().get(0).bandwidths()).extracting(BandwidthResult::remaining).containsExactly(2L, 9L);
+	}
+
+	@Test
+	void aGiveBackToABucketThatIsGoneLeavesItFull() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("3/1h, 10/day");
+		this.store.giveBack(List.of(check(limit, "never-used", 1)));
+		decide(check(limit, "reset", 3));
+		this.store.reset(List.of(check(limit, "reset", 1)));
+		this.store.giveBack(List.of(check(limit, "reset", 3)));
+		for (String id : List.of("never-used", "reset")) {
+			StoreDecision first = decide(check(limit, id, 1));
+			assertThat(first.results().get(0).bandwidths()).as(id)
+				.extracting(BandwidthResult::remaining)
+				.containsExactly(2L, 9L);
+		}
+	}
+
+	@Test
+	void aGiveBackLeavesConcurrencyPermitsToTheRequestsThatHoldThem() {
+		startAt("2030-03-01T10:00:00");
+		Policy limit = policy("5/1h, 1 concurrent");
+		StoreDecision held = decide(check(limit, "a", 1));
+		assertThat(held.admitted()).isTrue();
+		this.store.giveBack(List.of(check(limit, "a", 1)));
+		// the token is back, the permit is still held
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		held.permits().release();
+		StoreDecision next = decide(check(limit, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(result(next, 0).remaining()).isEqualTo(4);
+		next.permits().release();
+	}
+
+	@Test
+	void aGiveBackOfSeveralBucketsReachesEachOfThem() {
+		startAt("2030-03-01T10:00:00");
+		Policy user = policy("1/1h");
+		Policy month = policy("1/month");
+		assertThat(decide(check(user, "u", 1), check(month, "o", 1)).admitted()).isTrue();
+		assertThat(decide(check(user, "u", 1)).admitted()).isFalse();
+		assertThat(decide(check(month, "o", 1)).admitted()).isFalse();
+		this.store.giveBack(List.of(check(user, "u", 1), check(month, "o", 1)));
+		assertThat(decide(check(user, "u", 1), check(month, "o", 1)).admitted()).isTrue();
+	}
+
 	// helpers
 
 	/** Sets the time, a local time in {@link #BERLIN}, and creates the store. */

@@ -90,6 +90,17 @@ class EndpointClassifierTests {
 	}
 
 	@Test
+	void costLargerThanTheHandlersOwnLimitNamesTheHandler() {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.annotated(EndpointRules.parse("/x"), Set.of(), annotation("overpriced"),
+					"ReportController.report"))
+			.satisfies((ex) -> {
+				assertThat(ex.getProperty()).isEqualTo("@RateLimited(cost) of ReportController.report");
+				assertThat(ex.getMessage()).contains("5/1m");
+			});
+	}
+
+	@Test
 	void invalidPatternOrMethodNamesTheProperty() {
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/v1/{oops"), List.of(), 1))
@@ -140,6 +151,10 @@ class EndpointClassifierTests {
 
 		@RateLimited(limit = "two a minute")
 		void malformed() {
+		}
+
+		@RateLimited(cost = 10, limit = "5/1m")
+		void overpriced() {
 		}
 
 	}

@@ -55,12 +55,39 @@ class OpsProfileTests {
 	}
 
 	@Test
+	void passwordGuessingOnTheEndpointIsRefusedPastTenFailuresFromOneAddress() {
+		String guesser = "198.51.100.77";
+		for (int i = 0; i < 10; i++) {
+			HttpResponse<String> guess = Http.send("GET", url("/actuator/ratelimits"), withAddress(guesser,
+					Http.basic("ops", "guess-" + i)));
+			assertThat(guess.statusCode()).as("guess %d", i + 1).isEqualTo(401);
+		}
+		HttpResponse<String> refused = Http.send("GET", url("/actuator/ratelimits"),
+				withAddress(guesser, Http.basic("ops", "guess")));
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+		// the budget is spent for that address, whatever it sends; the operator elsewhere is not affected
+		assertThat(Http.send("GET", url("/actuator/ratelimits"), withAddress(guesser, OPS)).statusCode())
+			.isEqualTo(429);
+		assertThat(Http.send("GET", url("/actuator/ratelimits"), withAddress("198.51.100.78", OPS)).statusCode())
+			.isEqualTo(200);
+	}
+
+	private static String[] withAddress(String address, String[] headers) {
+		String[] all = new String[headers.length + 2];
+		all[0] = "X-Forwarded-For";
+		all[1] = address;
+		System.arraycopy(headers, 0, all, 2, headers.length);
+		return all;
+	}
+
+	@Test
 	void badLimitIsRefusedWithTheStartupCheckMessage() {
 		HttpResponse<String> response = Http.json("POST", url("/actuator/ratelimits/overrides"),
 				"{\"dimension\":\"org\",\"id\":\"acme\",\"limit\":\"lots/1m\"}", OPS);
 		assertThat(response.statusCode()).isEqualTo(400);
 		JsonNode body = JsonMapper.builder().build().readTree(response.body());
-		assertThat(body.get("error").asString()).startsWith("Invalid value 'lots/1m' for property 'limit'");
+		assertThat(body.get("error").asString()).startsWith("Invalid value 'lots/1m' for 'limit'");
 		assertThat(body.get("property").asString()).isEqualTo("limit");
 	}
 

@@ -17,8 +17,6 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 
 	final LimitCheck check;
 
-	final String key;
-
 	final Entry entry;
 
 	/**
@@ -41,7 +39,6 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 
 	Attempt(LimitCheck check, Entry entry) {
 		this.check = check;
-		this.key = check.key();
 		this.entry = entry;
 		int items = entry.layout.bandwidths().size();
 		this.found = new long[items];

@@ -130,6 +130,18 @@ final class CountingEntry extends Entry {
 		}
 	}
 
+	/** Gives back tokens and the count of the current period; permits are their holders' to release. */
+	@Override
+	synchronized void refund(long cost, long nowMillis) {
+		super.refund(cost, nowMillis);
+		for (int q = 0; q < this.used.length; q++) {
+			// a period that ended since the take counted nothing of the new one
+			if (nowMillis >= this.periodStarts[q] && nowMillis < this.periodEnds[q]) {
+				this.used[q] = Math.max(0, this.used[q] - cost);
+			}
+		}
+	}
+
 	/**
 	 * Gives back one permit.
 	 * @return whether the entry holds no permit any more

@@ -85,6 +85,16 @@ class Entry {
 	}
 
 	/**
+	 * Gives back a cost an admitted request took earlier (its response was not one the limit counts): the
+	 * token buckets get it back up to their capacity.
+	 */
+	void refund(long cost, long nowMillis) {
+		if (this.bucket != null) {
+			this.bucket.addTokens(cost);
+		}
+	}
+
+	/**
 	 * Takes the cost from the token buckets, reserving it within the check's wait, and records each
 	 * bucket's tokens as found.
 	 * @return whether the tokens were taken

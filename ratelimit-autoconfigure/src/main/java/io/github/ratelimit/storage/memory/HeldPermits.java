@@ -2,6 +2,7 @@ package io.github.ratelimit.storage.memory;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.Permits;
 
 /**
@@ -15,7 +16,7 @@ final class HeldPermits implements Permits {
 
 	private final CountingEntry[] entries;
 
-	private final String[] keys;
+	private final LimitCheck[] checks;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
@@ -26,12 +27,12 @@ final class HeldPermits implements Permits {
 			held += attempt.holdsPermit() ? 1 : 0;
 		}
 		this.entries = new CountingEntry[held];
-		this.keys = new String[held];
+		this.checks = new LimitCheck[held];
 		int i = 0;
 		for (Attempt attempt : attempts) {
 			if (attempt.holdsPermit()) {
 				this.entries[i] = (CountingEntry) attempt.entry;
-				this.keys[i++] = attempt.key;
+				this.checks[i++] = attempt.check;
 			}
 		}
 	}
@@ -40,7 +41,7 @@ final class HeldPermits implements Permits {
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
 			for (int i = 0; i < this.entries.length; i++) {
-				this.store.release(this.entries[i], this.keys[i]);
+				this.store.release(this.entries[i], this.checks[i]);
 			}
 		}
 	}

@@ -4,12 +4,17 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.bucket4j.TimeMeter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
@@ -18,14 +23,23 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * Buckets in this JVM: Bucket4j lock-free local buckets in a Caffeine map bounded by
- * {@code ratelimit.storage.memory.max-keys}, so a flood of new addresses cannot exhaust the heap. An
- * idle bucket is dropped once it would be full again; a bucket evicted early by the size bound comes
- * back full (documented trade-off).
+ * Buckets in this JVM: Bucket4j lock-free local buckets in two Caffeine maps, each bounded on its own so a
+ * flood of new identities cannot exhaust the heap, nor evict what another kind of caller has spent:
+ * <ul>
+ * <li>the <em>address</em> partition ({@link Dimension#IP}, whatever the tier: anonymous callers' limits and
+ * the per-address backstop), bounded by {@code ratelimit.storage.memory.max-keys}. Anyone can make new
+ * addresses (an IPv6 /48 holds 65,536 /64s), so a flood evicts only buckets of this kind;</li>
+ * <li>the <em>identified</em> partition (users, orgs and tokens: their rate buckets, calendar quotas and
+ * concurrency permits), bounded by {@code ratelimit.storage.memory.max-identified-keys}. Its keys come from
+ * verified credentials only, so only the application's own callers compete for it.</li>
+ * </ul>
+ * An idle bucket is dropped once it would be full again; a bucket evicted early by a size bound comes back
+ * full (documented trade-off), a quota with its whole period's budget: the identified bound logs a warning
+ * when it evicts, since that should not happen to a bound sized for the application's callers.
  * <p>
  * Calendar quotas count per period of the store's wall clock, and an entry with a count lives until its
  * period ends. Concurrency permits are counted in their entry; an entry that holds permits never expires
- * and the size bound passes it over, so the map may exceed its bound by the keys with requests in flight.
+ * and the size bound passes it over, so a map may exceed its bound by the keys with requests in flight.
  * <p>
  * Several checks are decided by taking tokens bucket by bucket and giving them back when an enforced
  * bucket refused: a rejected request drains nothing. Between the take and the give-back a concurrent
@@ -36,14 +50,21 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	/**
 	 * What one bucket costs the heap at most, key and map entry included, for limits of up to two
-	 * bandwidths (measured by {@code InMemoryFootprintTests}).
+	 * bandwidths, a quota besides them included (measured by {@code InMemoryFootprintTests}).
 	 */
 	public static final long BYTES_PER_KEY = 600;
 
-	/** The most buckets a default bound allows, however large the heap. */
+	/** The most buckets the two default bounds allow together, however large the heap. */
 	public static final long MAX_DEFAULT_KEYS = 1_000_000;
 
-	private final Cache<String, Entry> buckets;
+	private static final Logger logger = LoggerFactory.getLogger(InMemoryRateLimitStore.class);
+
+	/** How often, at most, the identified bound's evictions are logged. */
+	private static final long EVICTION_WARNING_INTERVAL_MILLIS = 60_000;
+
+	private final Cache<String, Entry> addresses;
+
+	private final Cache<String, Entry> identified;
 
 	private final Map<Policy, LimitLayout> layouts = new ConcurrentHashMap<>();
 
@@ -53,43 +74,87 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	private final long maxKeys;
 
+	private final long maxIdentifiedKeys;
+
+	private final AtomicLong identifiedEvictions = new AtomicLong();
+
+	private final AtomicLong nextEvictionWarningMillis = new AtomicLong(Long.MIN_VALUE);
+
 	/**
-	 * Creates a store whose quotas follow the system clock.
-	 * @param maxKeys the most buckets kept
+	 * Creates a store whose quotas follow the system clock, with one bound for each partition.
+	 * @param maxKeys the most buckets kept in each partition
 	 * @param timeMeter the clock of the buckets ({@link TimeMeter#SYSTEM_NANOTIME} outside tests)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter) {
-		this(maxKeys, timeMeter, Clock.systemUTC());
+		this(maxKeys, maxKeys, timeMeter, Clock.systemUTC());
 	}
 
 	/**
-	 * Creates a store.
-	 * @param maxKeys the most buckets kept
+	 * Creates a store with one bound for each partition.
+	 * @param maxKeys the most buckets kept in each partition
 	 * @param timeMeter the clock of the token buckets and of idle expiry ({@link TimeMeter#SYSTEM_NANOTIME}
 	 * outside tests)
 	 * @param clock the wall clock that picks the calendar period of quotas ({@link Clock#systemUTC()}
 	 * outside tests; its zone does not matter, each quota has its own)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter, Clock clock) {
-		this.timeMeter = timeMeter;
-		this.clock = clock;
-		this.maxKeys = maxKeys;
-		this.buckets = Caffeine.newBuilder()
-			.ticker(timeMeter::currentTimeNanos)
-			.maximumWeight(maxKeys)
-			.weigher((String key, Entry entry) -> entry.pinned() ? 0 : 1)
-			.expireAfter(new IdleExpiry(clock))
-			.build();
+		this(maxKeys, maxKeys, timeMeter, clock);
 	}
 
 	/**
-	 * The default bound for a heap: as many buckets as fit in a fifth of it, at most
-	 * {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 178,000 buckets.
+	 * Creates a store.
+	 * @param maxKeys the most buckets kept for client addresses ({@link Dimension#IP})
+	 * @param maxIdentifiedKeys the most buckets kept for users, orgs and tokens
+	 * @param timeMeter the clock of the token buckets and of idle expiry ({@link TimeMeter#SYSTEM_NANOTIME}
+	 * outside tests)
+	 * @param clock the wall clock that picks the calendar period of quotas ({@link Clock#systemUTC()}
+	 * outside tests; its zone does not matter, each quota has its own)
+	 */
+	public InMemoryRateLimitStore(long maxKeys, long maxIdentifiedKeys, TimeMeter timeMeter, Clock clock) {
+		this.timeMeter = timeMeter;
+		this.clock = clock;
+		this.maxKeys = maxKeys;
+		this.maxIdentifiedKeys = maxIdentifiedKeys;
+		this.addresses = newMap(maxKeys).build();
+		this.identified = newMap(maxIdentifiedKeys).evictionListener((String key, Entry entry, RemovalCause cause) -> {
+			if (cause == RemovalCause.SIZE) {
+				identifiedEvicted();
+			}
+		}).build();
+	}
+
+	private Caffeine<String, Entry> newMap(long maxKeys) {
+		return Caffeine.newBuilder()
+			.ticker(this.timeMeter::currentTimeNanos)
+			.maximumWeight(maxKeys)
+			.weigher((String key, Entry entry) -> entry.pinned() ? 0 : 1)
+			.expireAfter(new IdleExpiry(this.clock));
+	}
+
+	/**
+	 * The default bound of the address partition for a heap: three quarters of the buckets that fit in a
+	 * fifth of it, at most three quarters of {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 134,000:
+	 * a whole IPv6 /48 of rotating /64s, two buckets each.
 	 * @param maxHeapBytes the heap's limit, as {@link Runtime#maxMemory()}
 	 * @return the number of buckets
 	 */
 	public static long defaultMaxKeys(long maxHeapBytes) {
-		return Math.max(1, Math.min(MAX_DEFAULT_KEYS, maxHeapBytes / 5 / BYTES_PER_KEY));
+		return Math.max(1, defaultKeys(maxHeapBytes) * 3 / 4);
+	}
+
+	/**
+	 * The default bound of the identified partition for a heap: the rest of the buckets that fit in a fifth
+	 * of it, at most a quarter of {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 44,700.
+	 * @param maxHeapBytes the heap's limit, as {@link Runtime#maxMemory()}
+	 * @return the number of buckets
+	 */
+	public static long defaultMaxIdentifiedKeys(long maxHeapBytes) {
+		long keys = defaultKeys(maxHeapBytes);
+		return Math.max(1, keys - keys * 3 / 4);
+	}
+
+	private static long defaultKeys(long maxHeapBytes) {
+		return Math.min(MAX_DEFAULT_KEYS, maxHeapBytes / 5 / BYTES_PER_KEY);
 	}
 
 	@Override
@@ -125,23 +190,24 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	private Attempt attempt(LimitCheck check, long nowMillis) {
 		LimitLayout layout = layout(check.policy());
+		Cache<String, Entry> buckets = partition(check.policy());
 		if (!layout.counts()) {
-			Entry entry = this.buckets.getIfPresent(check.key());
+			Entry entry = buckets.getIfPresent(check.key());
 			if (entry == null) {
-				entry = this.buckets.get(check.key(), (key) -> newEntry(layout));
+				entry = buckets.get(check.key(), (key) -> newEntry(layout));
 			}
 			adopt(entry, layout);
 			Attempt attempt = new Attempt(check, entry);
 			entry.take(attempt, nowMillis);
 			if (attempt.waitNanos > 0) {
 				// the bucket went into debt: it is full later than an idle bucket would be
-				refresh(check.key());
+				refresh(check);
 			}
 			return attempt;
 		}
 		// taken inside compute, so Caffeine reads the expiry and the pin as the take left them
 		Attempt[] attempt = new Attempt[1];
-		this.buckets.asMap().compute(check.key(), (key, found) -> {
+		buckets.asMap().compute(check.key(), (key, found) -> {
 			Entry entry = (found instanceof CountingEntry) ? found : newEntry(layout);
 			adopt(entry, layout);
 			attempt[0] = new Attempt(check, entry);
@@ -163,20 +229,51 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		boolean permit = attempt.holdsPermit();
 		attempt.entry.giveBack(attempt);
 		if (permit && !attempt.entry.pinned()) {
-			refresh(attempt.key);
+			refresh(attempt.check);
+		}
+	}
+
+	@Override
+	public void giveBack(List<LimitCheck> checks) {
+		long nowMillis = this.clock.millis();
+		for (LimitCheck check : checks) {
+			// inside compute, so Caffeine reads the expiry as the refund left it; an evicted bucket is full already
+			partition(check.policy()).asMap().computeIfPresent(check.key(), (key, entry) -> {
+				entry.refund(check.cost(), nowMillis);
+				return entry;
+			});
 		}
 	}
 
 	/** Gives a permit back to the entry it was taken from. */
-	void release(CountingEntry entry, String key) {
+	void release(CountingEntry entry, LimitCheck check) {
 		if (entry.release()) {
-			refresh(key);
+			refresh(check);
 		}
 	}
 
 	/** Has Caffeine read the entry's weight and expiry again from its state (no permit held, a debt). */
-	private void refresh(String key) {
-		this.buckets.asMap().computeIfPresent(key, (k, entry) -> entry);
+	private void refresh(LimitCheck check) {
+		partition(check.policy()).asMap().computeIfPresent(check.key(), (k, entry) -> entry);
+	}
+
+	/**
+	 * Where a policy's buckets live: anyone can make a new address, so address buckets are bounded apart
+	 * from those of verified callers, which a flood of addresses must not evict.
+	 */
+	private Cache<String, Entry> partition(Policy policy) {
+		return (policy.dimension() == Dimension.IP) ? this.addresses : this.identified;
+	}
+
+	private void identifiedEvicted() {
+		long evicted = this.identifiedEvictions.incrementAndGet();
+		long now = this.clock.millis();
+		long next = this.nextEvictionWarningMillis.get();
+		if (now >= next && this.nextEvictionWarningMillis.compareAndSet(next, now + EVICTION_WARNING_INTERVAL_MILLIS)) {
+			logger.warn("The in-memory store is full of users', orgs' and tokens' buckets ({} kept): {} evicted so far, "
+					+ "each back with a full budget (a quota with its whole period's); raise "
+					+ "ratelimit.storage.memory.max-identified-keys", this.maxIdentifiedKeys, evicted);
+		}
 	}
 
 	private LimitLayout layout(Policy policy) {
@@ -196,7 +293,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		for (int i = 0; i < results.length; i++) {
 			LimitCheck check = checks.get(i);
 			LimitLayout layout = layout(check.policy());
-			Entry entry = this.buckets.getIfPresent(check.key());
+			Entry entry = partition(check.policy()).getIfPresent(check.key());
 			if (entry == null || !entry.layout.sameLimit(layout)) {
 				// not there (or shaped by an older limit it has not met yet): what the next request would find
 				Entry fresh = newEntry(layout);
@@ -215,28 +312,50 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	@Override
 	public void reset(List<LimitCheck> checks) {
 		for (LimitCheck check : checks) {
-			this.buckets.invalidate(check.key());
+			partition(check.policy()).invalidate(check.key());
 		}
 	}
 
-	/** Forgets a key, as the size bound does (tests). */
+	/** Forgets a key, as a size bound does (tests). */
 	void evict(String key) {
-		this.buckets.invalidate(key);
+		this.addresses.invalidate(key);
+		this.identified.invalidate(key);
 	}
 
-	/** The most buckets kept. */
+	/** The most buckets kept for client addresses. */
 	public long maxKeys() {
 		return this.maxKeys;
 	}
 
+	/** The most buckets kept for users, orgs and tokens. */
+	public long maxIdentifiedKeys() {
+		return this.maxIdentifiedKeys;
+	}
+
 	/** The number of buckets held (approximate, as Caffeine's estimate). */
 	public long size() {
-		return this.buckets.estimatedSize();
+		return this.addresses.estimatedSize() + this.identified.estimatedSize();
+	}
+
+	/** The number of buckets held for client addresses (approximate, as Caffeine's estimate). */
+	public long addressSize() {
+		return this.addresses.estimatedSize();
+	}
+
+	/** The number of buckets held for users, orgs and tokens (approximate, as Caffeine's estimate). */
+	public long identifiedSize() {
+		return this.identified.estimatedSize();
+	}
+
+	/** How many buckets of users, orgs and tokens the size bound has evicted so far. */
+	public long identifiedEvictions() {
+		return this.identifiedEvictions.get();
 	}
 
 	/** Runs pending evictions now (tests and the Actuator endpoint want an exact size). */
 	public void cleanUp() {
-		this.buckets.cleanUp();
+		this.addresses.cleanUp();
+		this.identified.cleanUp();
 	}
 
 	private static final class IdleExpiry implements Expiry<String, Entry> {

@@ -18,7 +18,9 @@ import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce.LettuceBasedProxyManagerBuilder;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
@@ -105,13 +107,27 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	}
 
 	@Override
+	CompletableFuture<?> sendGiveBack(Bucket4jSession session, List<LimitCheck> checks) {
+		CompletableFuture<?>[] added = new CompletableFuture<?>[checks.size()];
+		for (int i = 0; i < added.length; i++) {
+			// addTokens never fills a bucket above its capacity
+			added[i] = session.bucket(checks.get(i)).addTokens(checks.get(i).cost());
+		}
+		return CompletableFuture.allOf(added);
+	}
+
+	@Override
 	Bucket4jSession openSession(StatefulConnection<byte[], byte[]> connection) {
 		LettuceBasedProxyManagerBuilder<byte[]> builder;
+		// every answer Bucket4j reads (a GET, a compare-and-swap) tells the silence rule Redis is answering:
+		// one decision takes several round trips, and a burst queues behind one key's batch
 		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-			builder = Bucket4jLettuce.casBasedBuilder(cluster);
+			builder = Bucket4jLettuce.casBasedBuilder(
+					AnswerWatch.of(RedisAdvancedClusterAsyncCommands.class, cluster.async(), this::answered));
 		}
 		else if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
-			builder = Bucket4jLettuce.casBasedBuilder(standalone);
+			builder = Bucket4jLettuce.casBasedBuilder(
+					AnswerWatch.of(RedisAsyncCommands.class, standalone.async(), this::answered));
 		}
 		else {
 			connection.closeAsync();

@@ -1,6 +1,7 @@
 package io.github.ratelimit.storage.redis;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,9 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the store's connection without ever making a request wait for one. The first connect happens
+ * Keeps the store's connection without making a request wait for a lost one. The first connect happens
  * in the background on first use (or on {@link #start()}), so the application starts while Redis is
- * down; until a connection is open, {@link #session()} answers {@code null} at once.
+ * down; until a connection is open, {@link #session()} answers {@code null} at once, and
+ * {@link #firstConnect()} lets a fresh instance's first decisions wait for a first connect under way
+ * (a cold JVM takes a while to open it, and the decisions that arrive meanwhile are no outage).
  * <p>
  * A connection that drops is reconnected by Lettuce, but Lettuce backs off up to 30 s between attempts,
  * and a client built without auto-reconnect never comes back. So once a connection has been down for
@@ -66,6 +69,9 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 
 	private volatile boolean closed;
 
+	/** Completes with the session of the connect under way, or {@code null} when the attempt failed. */
+	private volatile CompletableFuture<@Nullable S> attempt = CompletableFuture.completedFuture(null);
+
 	RedisConnectionKeeper(RedisConnector connector, Function<StatefulConnection<byte[], byte[]>, S> sessions,
 			Duration commandTimeout, Duration retryInterval, LongSupplier nanoTime) {
 		this.connector = connector;
@@ -108,6 +114,16 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		return null;
 	}
 
+	/**
+	 * While the store has never been connected and a connect is under way, the session that connect
+	 * opens (or {@code null} when it fails); otherwise {@code null}: a connection that is lost is an
+	 * outage, not a start.
+	 */
+	@Nullable CompletableFuture<@Nullable S> firstConnect() {
+		CompletableFuture<@Nullable S> current = this.attempt;
+		return (!this.everConnected && !current.isDone()) ? current : null;
+	}
+
 	/** Whether a connect is under way (tests). */
 	boolean isConnecting() {
 		return this.connecting.get();
@@ -135,16 +151,19 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		}
 		this.attempted = true;
 		this.lastAttemptNanos = now;
+		CompletableFuture<@Nullable S> opened = new CompletableFuture<>();
+		this.attempt = opened;
 		try {
-			this.executor.execute(this::connect);
+			this.executor.execute(() -> connect(opened));
 		}
 		catch (RejectedExecutionException ex) {
 			// closed meanwhile
 			this.connecting.set(false);
+			opened.complete(null);
 		}
 	}
 
-	private void connect() {
+	private void connect(CompletableFuture<@Nullable S> opened) {
 		try {
 			StatefulConnection<byte[], byte[]> connection = this.connector.connect();
 			// our own connection: a short timeout here leaves the application's shared client alone
@@ -164,7 +183,7 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 						+ "requests get the storage failure mode meanwhile", ex.toString(), this.retryIntervalNanos / 1_000_000);
 			}
 			else if (now - this.lastWarningNanos >= NEVER_CONNECTED_WARNING_INTERVAL_NANOS && !this.everConnected) {
-				// a store that never connected limits nothing (failure mode open): say so until it does
+				// a store that never connected limits only by the failure mode: say so until it does
 				this.lastWarningNanos = now;
 				logger.warn("Still cannot connect to Redis for rate limiting after {} s ({}); requests get the "
 						+ "storage failure mode", (now - this.failingSinceNanos) / 1_000_000_000L, ex.toString());
@@ -176,6 +195,7 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		finally {
 			this.lastAttemptNanos = this.nanoTime.getAsLong();
 			this.connecting.set(false);
+			opened.complete(this.session);
 		}
 	}
 
@@ -223,6 +243,7 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	public synchronized void close() {
 		this.closed = true;
 		this.executor.shutdownNow();
+		this.attempt.complete(null);
 		S current = this.session;
 		this.session = null;
 		if (current != null) {

@@ -9,38 +9,54 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScoredValueScanCursor;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.BanChanges;
 import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.ControlState;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.LimitOverride;
 import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.control.TooManyBansException;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
  * Runtime control in Redis, shared by every instance. Every key carries the hash tag
  * {@code {<prefix>control}}, so on a Cluster they all live in one slot and the ban script can touch
- * several of them at once. The keys: {@code …:version} (a counter every write increments, polled by each
- * instance), hashes {@code …:overrides}, {@code …:rules} and {@code …:bans}, and one short-lived refusal
- * counter per subject that is being refused.
+ * several of them at once. The keys: {@code …:version} (a counter every operator write increments, polled
+ * by each instance), hashes {@code …:overrides} and {@code …:rules} (read whole when the version moves),
+ * and for bans, which callers start: a sorted set {@code …:bans:active} of the bans in force (score: the
+ * end; at most {@code maxActiveBans}), a stream {@code …:bans:log} of the last {@value #LOG_LENGTH} or so
+ * bans started and lifted (each instance reads only the entries after its cursor), one record per banned
+ * subject {@code …:ban:<hash>} that expires when the ban is forgotten ({@code memory} after its end), at
+ * most {@link #maxBanRecords()} of them (indexed in {@code …:bans:records}), and one refusal counter per
+ * subject being refused that expires with its window.
  * <p>
  * The store has a connection of its own, opened on first use off the request path. Operator reads and
  * writes wait at most {@code timeout}; counting a refusal never waits, and is skipped while the
@@ -48,10 +64,26 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  */
 public final class RedisControlStore implements ControlStore, AutoCloseable {
 
+	private static final Logger logger = LoggerFactory.getLogger(RedisControlStore.class);
+
 	private static final String SCRIPT = "META-INF/ratelimit/ban-refusal.lua";
+
+	private static final String LIFT_SCRIPT = "META-INF/ratelimit/ban-lift.lua";
+
+	/** Ban records (for doubling) kept per ban that may be in force: see {@link #maxBanRecords()}. */
+	static final int RECORDS_PER_ACTIVE_BAN = 2;
 
 	/** More refusal counts than this in flight (Redis slow) and further ones are dropped. */
 	private static final int MAX_IN_FLIGHT = 1000;
+
+	/** Ban changes the stream keeps, about (trimmed with {@code MAXLEN ~}): a reader further behind resyncs. */
+	static final int LOG_LENGTH = 10_000;
+
+	/** Ban changes read at once, and bans in force read at once in a resync. */
+	private static final int BATCH = 1000;
+
+	/** The cursor before the first entry of a stream. */
+	private static final String START = "0-0";
 
 	private final RedisConnector connector;
 
@@ -63,17 +95,32 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	private final byte[] rulesKey;
 
-	private final byte[] bansKey;
+	private final byte[] activeKey;
+
+	/** A sorted set of the ban records (member: the record's key, score: when it is forgotten). */
+	private final byte[] recordsKey;
+
+	private final byte[] logKey;
+
+	private final String banPrefix;
 
 	private final String refusalsPrefix;
+
+	private final int maxActiveBans;
 
 	private final byte[] script;
 
 	private final String digest;
 
+	private final byte[] liftScript;
+
+	private final String liftDigest;
+
+	private final AtomicBoolean badRecordLogged = new AtomicBoolean();
+
 	private final AtomicInteger inFlight = new AtomicInteger();
 
-	private final java.util.concurrent.atomic.AtomicBoolean connecting = new java.util.concurrent.atomic.AtomicBoolean();
+	private final AtomicBoolean connecting = new AtomicBoolean();
 
 	private final @Nullable LongSupplier clock;
 
@@ -86,7 +133,18 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	 * @param timeout how long an operator's read or write may wait for Redis
 	 */
 	public RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout) {
-		this(connector, keyPrefix, timeout, null);
+		this(connector, keyPrefix, timeout, DEFAULT_MAX_ACTIVE_BANS);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param connector opens the store's connection
+	 * @param keyPrefix the namespace of keys ({@code ratelimit.storage.key-prefix})
+	 * @param timeout how long an operator's read or write may wait for Redis
+	 * @param maxActiveBans the most bans in force at once ({@code ratelimit.bans.max-active})
+	 */
+	public RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, int maxActiveBans) {
+		this(connector, keyPrefix, timeout, maxActiveBans, null);
 	}
 
 	/**
@@ -95,25 +153,53 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	 * {@code null}
 	 */
 	RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, @Nullable LongSupplier clock) {
+		this(connector, keyPrefix, timeout, DEFAULT_MAX_ACTIVE_BANS, clock);
+	}
+
+	RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, int maxActiveBans,
+			@Nullable LongSupplier clock) {
+		if (maxActiveBans < 1) {
+			throw new IllegalArgumentException("maxActiveBans must be at least 1");
+		}
 		this.clock = clock;
 		this.connector = connector;
 		this.timeout = timeout;
+		this.maxActiveBans = maxActiveBans;
 		String tag = "{" + keyPrefix + "control}:";
 		this.versionKey = bytes(tag + "version");
 		this.overridesKey = bytes(tag + "overrides");
 		this.rulesKey = bytes(tag + "rules");
-		this.bansKey = bytes(tag + "bans");
+		this.activeKey = bytes(tag + "bans:active");
+		this.logKey = bytes(tag + "bans:log");
+		this.recordsKey = bytes(tag + "bans:records");
+		this.banPrefix = tag + "ban:";
 		this.refusalsPrefix = tag + "refusals:";
-		try (InputStream in = RedisControlStore.class.getClassLoader().getResourceAsStream(SCRIPT)) {
+		this.script = read(SCRIPT);
+		this.digest = hex(digest("SHA-1", this.script));
+		this.liftScript = read(LIFT_SCRIPT);
+		this.liftDigest = hex(digest("SHA-1", this.liftScript));
+	}
+
+	/**
+	 * The most ban records kept for doubling: {@value #RECORDS_PER_ACTIVE_BAN} times {@code maxActiveBans}.
+	 * A record outlives its ban by {@code memory}, so without a bound short bans from rotating addresses
+	 * would pile up records; beyond it the records forgotten soonest go first (their subjects' next ban is
+	 * a first one again).
+	 */
+	long maxBanRecords() {
+		return (long) this.maxActiveBans * RECORDS_PER_ACTIVE_BAN;
+	}
+
+	private static byte[] read(String resource) {
+		try (InputStream in = RedisControlStore.class.getClassLoader().getResourceAsStream(resource)) {
 			if (in == null) {
-				throw new IllegalStateException("Missing " + SCRIPT);
+				throw new IllegalStateException("Missing " + resource);
 			}
-			this.script = in.readAllBytes();
+			return in.readAllBytes();
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read " + SCRIPT, ex);
+			throw new IllegalStateException("Cannot read " + resource, ex);
 		}
-		this.digest = hex(digest("SHA-1", this.script));
 	}
 
 	@Override
@@ -148,23 +234,6 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 				rules.add(rule);
 			}
 		});
-		Map<String, Ban> bans = new HashMap<>();
-		List<byte[]> forgotten = new ArrayList<>();
-		commands.hgetall(this.bansKey).forEach((field, value) -> {
-			String[] parts = string(value).split(":");
-			if (parts.length != 3) {
-				forgotten.add(field);
-				return;
-			}
-			long until = Long.parseLong(parts[0]);
-			if (Long.parseLong(parts[2]) <= now) {
-				forgotten.add(field);
-			}
-			else if (until > now) {
-				String subject = string(field);
-				bans.put(subject, new Ban(subject, Instant.ofEpochMilli(until), Integer.parseInt(parts[1])));
-			}
-		});
 		// expired entries go without a version change: every instance skips them by their expiry anyway
 		if (!expiredOverrides.isEmpty()) {
 			commands.hdel(this.overridesKey, expiredOverrides.toArray(new byte[0][]));
@@ -172,10 +241,135 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		if (!expiredRules.isEmpty()) {
 			commands.hdel(this.rulesKey, expiredRules.toArray(new byte[0][]));
 		}
-		if (!forgotten.isEmpty()) {
-			commands.hdel(this.bansKey, forgotten.toArray(new byte[0][]));
+		return new ControlState(overrides, rules);
+	}
+
+	@Override
+	public int maxActiveBans() {
+		return this.maxActiveBans;
+	}
+
+	@Override
+	public BanChanges banChanges(@Nullable String cursor) {
+		RedisClusterCommands<byte[], byte[]> commands = sync();
+		if (cursor == null) {
+			return resync(commands);
 		}
-		return new ControlState(overrides, rules, bans);
+		// from the cursor, inclusive: an answer that does not start with it means the stream was trimmed past
+		// it (or lost), and the changes in between are gone
+		List<StreamMessage<byte[], byte[]>> messages = commands.xrange(this.logKey,
+				Range.from(Range.Boundary.including(cursor), Range.Boundary.unbounded()), Limit.from(BATCH + 1));
+		List<BanChanges.Change> changes = new ArrayList<>();
+		if (cursor.equals(START)) {
+			// nothing was read yet: only a stream that was never trimmed holds every change since
+			if (!messages.isEmpty() && commands.xlen(this.logKey) >= LOG_LENGTH) {
+				return resync(commands);
+			}
+		}
+		else if (messages.isEmpty() || !messages.get(0).getId().equals(cursor)) {
+			return resync(commands);
+		}
+		else {
+			messages = messages.subList(1, messages.size());
+		}
+		String next = cursor;
+		for (StreamMessage<byte[], byte[]> message : messages) {
+			next = message.getId();
+			BanChanges.Change change = change(message);
+			if (change != null) {
+				changes.add(change);
+			}
+		}
+		return new BanChanges(next, false, changes);
+	}
+
+	/** Every ban in force, in pages, read after the stream's last id so that no change falls in between. */
+	private BanChanges resync(RedisClusterCommands<byte[], byte[]> commands) {
+		List<StreamMessage<byte[], byte[]>> last = commands.xrevrange(this.logKey, Range.unbounded(), Limit.from(1));
+		String cursor = last.isEmpty() ? START : last.get(0).getId();
+		long now = now();
+		List<BanChanges.Change> bans = new ArrayList<>();
+		// ZSCAN returns every member that stays in the set throughout the scan: one that leaves it meanwhile
+		// is lifted or over, and a lift is in the stream after the cursor
+		ScoredValueScanCursor<byte[]> scan = commands.zscan(this.activeKey, ScanArgs.Builder.limit(BATCH));
+		while (true) {
+			List<ScoredValue<byte[]>> page = new ArrayList<>();
+			for (ScoredValue<byte[]> value : scan.getValues()) {
+				if (value.getScore() > now && bans.size() + page.size() < this.maxActiveBans) {
+					page.add(value);
+				}
+			}
+			bans.addAll(withOffences(commands, page));
+			if (scan.isFinished() || bans.size() >= this.maxActiveBans) {
+				break;
+			}
+			scan = commands.zscan(this.activeKey, scan, ScanArgs.Builder.limit(BATCH));
+		}
+		return new BanChanges(cursor, true, bans);
+	}
+
+	private List<BanChanges.Change> withOffences(RedisClusterCommands<byte[], byte[]> commands,
+			List<ScoredValue<byte[]>> page) {
+		if (page.isEmpty()) {
+			return List.of();
+		}
+		byte[][] keys = new byte[page.size()][];
+		for (int i = 0; i < page.size(); i++) {
+			keys[i] = banKey(string(page.get(i).getValue()));
+		}
+		List<KeyValue<byte[], byte[]>> records = commands.mget(keys);
+		List<BanChanges.Change> bans = new ArrayList<>(page.size());
+		for (int i = 0; i < page.size(); i++) {
+			String subject = string(page.get(i).getValue());
+			int offence = 1;
+			KeyValue<byte[], byte[]> record = (i < records.size()) ? records.get(i) : null;
+			if (record != null && record.hasValue()) {
+				// the offence is for display and doubling only: a bad record shows 1 rather than stop the read
+				String[] parts = string(record.getValue()).split(":");
+				try {
+					offence = (parts.length == 3) ? Math.max(1, Integer.parseInt(parts[1])) : 1;
+				}
+				catch (NumberFormatException ex) {
+					offence = 1;
+				}
+			}
+			bans.add(BanChanges.Change.started(
+					new Ban(subject, Instant.ofEpochMilli((long) page.get(i).getScore()), offence)));
+		}
+		return bans;
+	}
+
+	/** One stream entry; a bad one is skipped (and said once), so it never stops the changes after it. */
+	private BanChanges.@Nullable Change change(StreamMessage<byte[], byte[]> message) {
+		String subject = null;
+		String until = null;
+		String offence = null;
+		for (Map.Entry<byte[], byte[]> field : message.getBody().entrySet()) {
+			switch (string(field.getKey())) {
+				case "s" -> subject = string(field.getValue());
+				case "u" -> until = string(field.getValue());
+				case "o" -> offence = string(field.getValue());
+				default -> {
+				}
+			}
+		}
+		try {
+			if (subject == null || until == null || offence == null) {
+				throw new IllegalArgumentException("missing fields");
+			}
+			int number = Integer.parseInt(offence);
+			if (number == 0) {
+				return BanChanges.Change.lifted(subject);
+			}
+			return BanChanges.Change.started(new Ban(subject, Instant.ofEpochMilli(Long.parseLong(until)), number));
+		}
+		catch (IllegalArgumentException ex) {
+			if (this.badRecordLogged.compareAndSet(false, true)) {
+				logger.warn("Skipping a ban change that cannot be read ({} in {}); logged once", message.getId(),
+						string(this.logKey));
+			}
+			return null;
+		}
 	}
 
 	@Override
@@ -222,11 +416,14 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 			this.inFlight.decrementAndGet();
 			return CompletableFuture.failedFuture(new StoreUnavailableException("too many refusal counts in flight"));
 		}
-		byte[][] keys = { bytes(this.refusalsPrefix + hashed(subject)), this.bansKey, this.versionKey };
+		byte[][] keys = { bytes(this.refusalsPrefix + hashed(subject)), banKey(subject), this.activeKey, this.logKey,
+				this.recordsKey };
 		byte[][] args = { bytes(subject), bytes(Integer.toString(rule.refusals())),
 				bytes(Long.toString(rule.window().toMillis())), bytes(Long.toString(rule.duration().toMillis())),
 				bytes(Long.toString(rule.maxDuration().toMillis())), bytes(Long.toString(rule.memory().toMillis())),
-				bytes((this.clock != null) ? Long.toString(this.clock.getAsLong()) : "") };
+				bytes((this.clock != null) ? Long.toString(this.clock.getAsLong()) : ""),
+				bytes(Integer.toString(this.maxActiveBans)), bytes(Integer.toString(LOG_LENGTH)),
+				bytes(Long.toString(maxBanRecords())) };
 		RedisClusterAsyncCommands<byte[], byte[]> commands = async(open);
 		CompletableFuture<List<Object>> reply = new CompletableFuture<>();
 		commands.<List<Object>>evalsha(this.digest, ScriptOutputType.MULTI, keys, args).whenComplete((result, failure) -> {
@@ -239,6 +436,9 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 			}
 		});
 		return reply.<@Nullable Ban>thenApply((result) -> {
+			if (result != null && result.size() == 1) {
+				throw new TooManyBansException(this.maxActiveBans);
+			}
 			if (result == null || result.size() < 2) {
 				return null;
 			}
@@ -251,18 +451,24 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	@Override
 	public boolean liftBan(String subject) {
 		RedisClusterCommands<byte[], byte[]> commands = sync();
-		byte[] field = bytes(subject);
-		byte[] found = commands.hget(this.bansKey, field);
-		commands.del(bytes(this.refusalsPrefix + hashed(subject)));
-		String[] parts = (found != null) ? string(found).split(":") : new String[0];
-		long now = now();
-		boolean active = parts.length == 3 && Long.parseLong(parts[0]) > now;
-		if (active) {
-			// ended now; the offence is remembered as long as it would have been, so a repeat still doubles
-			commands.hset(this.bansKey, field, bytes(now + ":" + parts[1] + ":" + parts[2]));
+		byte[][] keys = { bytes(this.refusalsPrefix + hashed(subject)), banKey(subject), this.activeKey, this.logKey };
+		byte[][] args = { bytes(subject), bytes((this.clock != null) ? Long.toString(this.clock.getAsLong()) : ""),
+				bytes(Integer.toString(LOG_LENGTH)) };
+		Long active;
+		try {
+			active = commands.evalsha(this.liftDigest, ScriptOutputType.INTEGER, keys, args);
 		}
-		commands.incr(this.versionKey);
-		return active;
+		catch (RuntimeException ex) {
+			if (!String.valueOf(ex.getMessage()).startsWith("NOSCRIPT")) {
+				throw ex;
+			}
+			active = commands.eval(this.liftScript, ScriptOutputType.INTEGER, keys, args);
+		}
+		return active != null && active == 1;
+	}
+
+	private byte[] banKey(String subject) {
+		return bytes(this.banPrefix + hashed(subject));
 	}
 
 	private long now() {
@@ -357,7 +563,13 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		if (dimension == null || parts.length != 2) {
 			return null;
 		}
-		return new LimitOverride(dimension, key[2], key[1], parts[0], instant(parts[1]));
+		try {
+			return new LimitOverride(dimension, key[2], key[1], parts[0], instant(parts[1]));
+		}
+		catch (RuntimeException ex) {
+			// written by hand or by another version: unreadable, like a malformed field
+			return null;
+		}
 	}
 
 	private static @Nullable AccessRule rule(String field, String value) {
@@ -369,7 +581,7 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 			return new AccessRule(AccessRule.Access.valueOf(parts[0]), Subject.parse(field),
 					parts[1].isEmpty() ? null : parts[1], instant(parts[2]));
 		}
-		catch (IllegalArgumentException ex) {
+		catch (RuntimeException ex) {
 			return null;
 		}
 	}
@@ -383,7 +595,7 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	}
 
 	// a subject may be long and hold anything a user name holds: its counter key holds a hash of it
-	private static String hashed(String subject) {
+	static String hashed(String subject) {
 		return Base64.getUrlEncoder().withoutPadding().encodeToString(digest("SHA-256", bytes(subject))).substring(0, 22);
 	}
 

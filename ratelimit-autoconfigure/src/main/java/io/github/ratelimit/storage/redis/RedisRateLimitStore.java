@@ -10,9 +10,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.api.StatefulConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -21,22 +25,26 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
  * What both Redis strategies share: their own connection, opened lazily in the background; a circuit
- * breaker; and the rule that tells an unhealthy Redis from a busy one.
+ * breaker; and the rule that tells an unhealthy Redis from a busy application.
  * <ul>
  * <li><b>Lazy connection.</b> The store opens its own connection in the background on first use (or on
- * {@link #start()}); until it is open, and while it is disconnected, decisions fail at once instead of
- * queueing commands. The application starts while Redis is down.</li>
- * <li><b>A burst is not an outage.</b> {@code timeout} is how long Redis may stay <em>silent</em>: a
- * decision fails (and counts against the breaker) when its answer is late and Redis has answered nothing
+ * {@link #start()}). The first decisions of a fresh instance wait for that first connect, up to
+ * {@code timeout}; once connected, a lost connection fails decisions at once instead of queueing
+ * commands. The application starts while Redis is down.</li>
+ * <li><b>Unhealthy is: not connected, an error, or silence.</b> A decision fails (and counts against the
+ * breaker) at once when there is no connection or Redis answers an error (out of memory, read-only
+ * replica, loading, busy script...), and when its answer is late and Redis has answered <em>nothing</em>
  * on the connection for {@code timeout} since it was sent, not counting time this JVM was too busy to
- * read an answer. While more than {@value #BURST_IN_FLIGHT} decisions are in flight (a burst), and for
- * {@value #BURST_SILENCE_FACTOR} times {@code timeout} after, Redis may stay silent
- * {@value #BURST_SILENCE_FACTOR} times as long. A decision that Redis keeps answering around
- * waits for its own answer, up to {@value #MAX_WAIT_FACTOR} times {@code timeout}; even then it gets the
- * failure mode without counting against the breaker. So neither a hot key nor a saturated application can
- * switch enforcement off for everyone, and a silent Redis costs a request {@code timeout}.</li>
+ * read an answer. {@code timeout} is long by default ({@link #DEFAULT_TIMEOUT}) because a cold or
+ * starved JVM easily leaves an answer unread for tens of milliseconds.</li>
+ * <li><b>A late answer is not an outage.</b> A decision that Redis keeps answering around (Redis is
+ * fine, this JVM is slow to read its answer) waits for it, up to {@link #MAX_WAIT} (or {@code timeout}
+ * when longer); even then it gets the failure mode without counting against the breaker. So neither a
+ * hot key nor a saturated application can switch enforcement off for everyone.</li>
  * <li><b>Circuit breaker.</b> After repeated failures decisions fail at once without touching Redis,
  * until a probe succeeds.</li>
+ * <li><b>Operators</b> ({@link #reset}, {@code inspect}) wait up to {@link #OPERATOR_TIMEOUT} and are
+ * no business of the breaker: a slow endpoint read says nothing about the request path.</li>
  * </ul>
  * Every failure, whatever Lettuce or Redis threw, surfaces as {@link StoreUnavailableException}.
  * {@link #decideAsync} completes on a Lettuce I/O thread or the store's timer thread: continuations must
@@ -47,17 +55,26 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 public abstract sealed class RedisRateLimitStore<S extends RedisSession> implements RateLimitStore, AutoCloseable
 		permits RedisScriptRateLimitStore, Bucket4jRedisRateLimitStore {
 
-	/** The default {@code timeout}: how long Redis may stay silent before a decision fails. */
-	public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
+	private static final Logger logger = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
-	/** In a burst, Redis may stay silent this many times {@code timeout} before it counts as down. */
-	public static final int BURST_SILENCE_FACTOR = 10;
+	/**
+	 * The default {@code timeout}: how long Redis may stay silent before it counts as down. A second, not
+	 * tens of milliseconds: class loading, JIT, GC and a busy scheduler keep a JVM from reading an answer
+	 * for that long, and each such moment would otherwise switch enforcement to the failure mode. Still
+	 * quick next to Redis's own failure detectors (Sentinel's {@code down-after-milliseconds}: 30 s; a
+	 * Cluster's {@code cluster-node-timeout}: 15 s).
+	 */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
-	/** A decision waits at most this many times {@code timeout}, even while Redis keeps answering others. */
-	public static final int MAX_WAIT_FACTOR = 100;
+	/**
+	 * The longest a decision waits for its own answer while Redis keeps answering others (unless
+	 * {@code timeout} is longer): bounded, far from a hang, and on a machine that slow the request is slow
+	 * whatever the limiter does.
+	 */
+	public static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
-	/** More decisions than this in flight at once are a burst, not a slow Redis. */
-	static final int BURST_IN_FLIGHT = 8;
+	/** How long an operator's read or reset may wait for Redis. */
+	public static final Duration OPERATOR_TIMEOUT = Duration.ofSeconds(5);
 
 	/** How often a lost connection is replaced by a new one, and a failed connect tried again. */
 	static final Duration RECONNECT_INTERVAL = Duration.ofSeconds(1);
@@ -72,7 +89,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 
 	private final long timeoutNanos;
 
-	private final long burstSilenceNanos;
+	private final Duration maxWait;
 
 	private final long maxWaitNanos;
 
@@ -85,23 +102,14 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	/** When Redis last answered anything on this store's connection. */
 	private volatile long lastAnswerNanos;
 
-	/** Decisions sent whose callers have no answer yet. */
-	private final AtomicInteger inFlight = new AtomicInteger();
-
-	/**
-	 * Until when the store counts as in a burst: a burst's last decisions, few in flight by then, are as
-	 * starved of CPU as its first ones were.
-	 */
-	private volatile long burstUntilNanos;
-
 	RedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
 		this.timeout = timeout;
 		this.timeoutNanos = timeout.toNanos();
-		this.burstSilenceNanos = Math.multiplyExact(this.timeoutNanos, BURST_SILENCE_FACTOR);
-		this.maxWaitNanos = Math.multiplyExact(this.timeoutNanos, MAX_WAIT_FACTOR);
+		this.maxWait = (timeout.compareTo(MAX_WAIT) > 0) ? timeout : MAX_WAIT;
+		this.maxWaitNanos = this.maxWait.toNanos();
 		this.circuitBreaker = circuitBreaker;
 		this.connection = new RedisConnectionKeeper<>(connector, this::openSession, LATE_ANSWER_WINDOW, RECONNECT_INTERVAL,
 				System::nanoTime);
@@ -113,13 +121,43 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	/** Builds the strategy's session on a freshly opened connection (on a background thread). */
-	/** How long an operator's read or reset may wait for Redis. */
-	static final long OPERATOR_TIMEOUT_NANOS = 2_000_000_000L;
-
 	abstract S openSession(StatefulConnection<byte[], byte[]> connection);
 
 	/** Sends the checks of one request to Redis. May throw instead of returning a failed answer. */
 	abstract PendingDecision send(S session, List<LimitCheck> checks);
+
+	/** Sends a give-back ({@link #giveBack(List)}) of checks on {@code session}. May throw. */
+	abstract CompletableFuture<?> sendGiveBack(S session, List<LimitCheck> checks);
+
+	/**
+	 * Sends the give-back without waiting for it: one more command, paid only by requests whose response
+	 * a limit does not count. Without a connection it is dropped (the request stays counted); the circuit
+	 * breaker neither gates it nor hears of it, since nobody waits for it.
+	 */
+	@Override
+	public final void giveBack(List<LimitCheck> checks) {
+		if (checks.isEmpty()) {
+			return;
+		}
+		S session = this.connection.session();
+		if (session == null || !session.isOpen()) {
+			logger.debug("Not connected to Redis: {} tokens not given back (the requests stay counted)", checks.size());
+			return;
+		}
+		try {
+			sendGiveBack(session, checks).whenComplete((ignored, failure) -> {
+				if (failure != null) {
+					logger.debug("Redis did not take tokens back (the requests stay counted)", failure);
+				}
+				else {
+					answered();
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not give tokens back to Redis (the requests stay counted)", ex);
+		}
+	}
 
 	/**
 	 * Starts connecting in the background now rather than on the first decision. Never blocks; a Redis
@@ -139,9 +177,19 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		return this.circuitBreaker;
 	}
 
+	/** How long Redis may stay silent before a decision fails and counts against the breaker. */
+	public final Duration timeout() {
+		return this.timeout;
+	}
+
 	/** The longest a decision waits, even for a Redis that keeps answering. */
 	public final Duration maxWait() {
-		return this.timeout.multipliedBy(MAX_WAIT_FACTOR);
+		return this.maxWait;
+	}
+
+	/** Notes that Redis answered something on this store's connection, for the silence rule. */
+	final void answered() {
+		this.lastAnswerNanos = System.nanoTime();
 	}
 
 	/** The Redis key of a check's bucket. */
@@ -151,23 +199,56 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 
 	@Override
 	public void reset(List<LimitCheck> checks) {
-		S session = this.connection.session();
-		if (session == null) {
-			throw new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null);
-		}
+		S session = operatorSession();
 		List<CompletableFuture<?>> deletes = new ArrayList<>();
 		for (LimitCheck check : checks) {
 			// one key per call: on a Cluster the keys of one identity live in different slots
 			deletes.add(session.delete(bucketKey(check)));
 		}
-		await(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)),
-				Math.max(this.timeoutNanos, OPERATOR_TIMEOUT_NANOS));
+		await(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), OPERATOR_TIMEOUT.toNanos());
+	}
+
+	/**
+	 * Decides checks for an operator (a read with checks of cost 0): up to {@link #OPERATOR_TIMEOUT},
+	 * around the breaker, which counts the request path's failures only.
+	 */
+	StoreDecision decideForOperator(List<LimitCheck> checks) {
+		S session = operatorSession();
+		PendingDecision pending;
+		try {
+			pending = send(session, checks);
+		}
+		catch (RuntimeException ex) {
+			throw unavailable(ex);
+		}
+		try {
+			StoreDecision decision = await(pending.answer(), OPERATOR_TIMEOUT.toNanos());
+			this.lastAnswerNanos = System.nanoTime();
+			return decision;
+		}
+		catch (StoreUnavailableException ex) {
+			pending.abandon();
+			throw ex;
+		}
+	}
+
+	/** The session for an operator's call, waiting for a first connect under way. */
+	private S operatorSession() {
+		S session = this.connection.session();
+		CompletableFuture<@Nullable S> connecting = (session == null) ? this.connection.firstConnect() : null;
+		if (connecting != null) {
+			session = await(connecting, OPERATOR_TIMEOUT.toNanos());
+		}
+		if (session == null) {
+			throw notConnected();
+		}
+		return session;
 	}
 
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
 		// the timer completes the decision by maxWait; the margin only guards against a lost timer
-		return await(decideAsync(checks), this.maxWaitNanos + this.timeoutNanos);
+		return await(decideAsync(checks), this.maxWaitNanos + this.timeoutNanos * 2);
 	}
 
 	/** Waits for an answer of Redis; a failure, a timeout or an interrupt is the store being unavailable. */
@@ -196,10 +277,48 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			return CompletableFuture.failedFuture(new StoreUnavailableException(StoreUnavailableException.Kind.CIRCUIT_OPEN, "Redis circuit breaker is open", null));
 		}
 		S session = this.connection.session();
-		if (session == null) {
-			this.circuitBreaker.recordFailure();
-			return CompletableFuture.failedFuture(new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null));
+		if (session != null) {
+			return send(session, checks, new CompletableFuture<>());
 		}
+		CompletableFuture<@Nullable S> connecting = this.connection.firstConnect();
+		if (connecting == null) {
+			this.circuitBreaker.recordFailure();
+			return CompletableFuture.failedFuture(notConnected());
+		}
+		// a fresh instance connecting: its first decisions wait for the connect, up to timeout
+		CompletableFuture<StoreDecision> result = new CompletableFuture<>();
+		try {
+			// the connect's continuation and the deadline run on the timer thread, one after the other
+			this.timer.schedule(() -> {
+				if (!result.isDone()) {
+					this.circuitBreaker.recordFailure();
+					result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
+							"Not connected to Redis: the first connect took longer than " + this.timeout.toMillis() + " ms",
+							null));
+				}
+			}, this.timeoutNanos, TimeUnit.NANOSECONDS);
+			connecting.thenAcceptAsync((connected) -> {
+				if (result.isDone()) {
+					return;
+				}
+				if (connected == null) {
+					this.circuitBreaker.recordFailure();
+					result.completeExceptionally(notConnected());
+				}
+				else {
+					send(connected, checks, result);
+				}
+			}, this.timer);
+		}
+		catch (RejectedExecutionException ex) {
+			result.completeExceptionally(new StoreUnavailableException("The Redis store is closed"));
+		}
+		return result;
+	}
+
+	/** Sends a decision the breaker let through, and completes {@code result} with its outcome. */
+	private CompletableFuture<StoreDecision> send(S session, List<LimitCheck> checks,
+			CompletableFuture<StoreDecision> result) {
 		long started = System.nanoTime();
 		PendingDecision pending;
 		try {
@@ -207,16 +326,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		}
 		catch (RuntimeException ex) {
 			this.circuitBreaker.recordFailure();
-			return CompletableFuture.failedFuture(unavailable(ex));
+			result.completeExceptionally(unavailable(session, ex));
+			return result;
 		}
-		// a future of our own, so callers see StoreUnavailableException itself, never a CompletionException
-		CompletableFuture<StoreDecision> result = new CompletableFuture<>();
-		if (this.inFlight.incrementAndGet() > BURST_IN_FLIGHT) {
-			this.burstUntilNanos = started + this.burstSilenceNanos;
-		}
-		// in flight until the caller has its answer: a decision given up on while Redis stays silent is no
-		// part of a burst (during a pause, those would make every later decision wait the burst's silence)
-		result.whenComplete((answer, failure) -> this.inFlight.decrementAndGet());
+		// result is a future of our own, so callers see StoreUnavailableException itself, never a CompletionException
 		pending.answer().whenComplete((answer, failure) -> {
 			if (failure == null) {
 				this.lastAnswerNanos = System.nanoTime();
@@ -227,10 +340,17 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 					result.complete(answer);
 				}
 			}
-			else if (!result.isDone()) {
-				this.circuitBreaker.recordFailure();
-				if (result.completeExceptionally(unavailable(failure))) {
-					pending.abandon();
+			else {
+				StoreUnavailableException unavailable = unavailable(session, failure);
+				if (unavailable.kind() == StoreUnavailableException.Kind.REFUSED) {
+					// an error is an answer too: Redis is not silent, it refuses (out of memory, read-only...)
+					this.lastAnswerNanos = System.nanoTime();
+				}
+				if (!result.isDone()) {
+					this.circuitBreaker.recordFailure();
+					if (result.completeExceptionally(unavailable)) {
+						pending.abandon();
+					}
 				}
 			}
 		});
@@ -261,14 +381,11 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		// chance to read an answer: a timer that ran late was starved of CPU, and so, likely, was the reader
 		long silent = now - Math.max(this.lastAnswerNanos, started) - Math.max(0, now - due);
 		long waited = now - started;
-		// many decisions in flight is a burst: Redis gets the longest silence before it counts as down
-		boolean burst = this.inFlight.get() > BURST_IN_FLIGHT || now - this.burstUntilNanos < 0;
-		long allowed = burst ? this.burstSilenceNanos : this.timeoutNanos;
-		if (silent >= allowed) {
+		if (silent >= this.timeoutNanos) {
 			// the breaker hears of the failure before the caller does
 			this.circuitBreaker.recordFailure();
 			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT,
-					"Redis answered nothing for " + TimeUnit.NANOSECONDS.toMillis(allowed) + " ms", null))) {
+					"Redis answered nothing for " + this.timeout.toMillis() + " ms", null))) {
 				pending.abandon();
 			}
 		}
@@ -276,13 +393,15 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			// Redis is answering, this application is too busy to be answered in time: not Redis's fault, so
 			// not the breaker's business
 			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.OVERLOADED,
-					"Redis is answering, but this decision was queued for " + maxWait().toMillis() + " ms", null))) {
+					"Redis is answering, but this decision's answer was not read within " + this.maxWait.toMillis()
+							+ " ms (this application is overloaded)",
+					null))) {
 				pending.abandon();
 			}
 		}
 		else {
-			// queued behind others while Redis answers: look again when the silence would reach its limit
-			watch(result, pending, started, now + Math.min(allowed - silent, this.maxWaitNanos - waited));
+			// Redis answers others: look again when the silence would reach its limit
+			watch(result, pending, started, now + Math.min(this.timeoutNanos - silent, this.maxWaitNanos - waited));
 		}
 	}
 
@@ -291,6 +410,33 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	public void close() {
 		this.timer.shutdownNow();
 		this.connection.close();
+	}
+
+	/**
+	 * A failure of a decision sent on {@code session}: when the connection is gone meanwhile (closed, or an
+	 * I/O error such as a reset, which Lettuce reports before it closes the connection), the store is not
+	 * connected, whatever words Lettuce used.
+	 */
+	private StoreUnavailableException unavailable(S session, Throwable failure) {
+		StoreUnavailableException unavailable = unavailable(failure);
+		if (unavailable.kind() == StoreUnavailableException.Kind.ERROR && (!session.isOpen() || ioFailure(failure))) {
+			return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
+					"Not connected to Redis: the connection was lost (" + failure.getMessage() + ")", failure);
+		}
+		return unavailable;
+	}
+
+	private static boolean ioFailure(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.io.IOException || cause instanceof RedisConnectionException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static StoreUnavailableException notConnected() {
+		return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null);
 	}
 
 	private StoreUnavailableException unavailable(Throwable failure) {
@@ -304,6 +450,13 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		if (cause instanceof TimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
 			return new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "Redis did not decide within " + maxWait().toMillis() + " ms",
 					cause);
+		}
+		for (Throwable c = cause; c != null; c = c.getCause()) {
+			if (c instanceof RedisCommandExecutionException refused) {
+				// Redis's own words: OOM command not allowed when used memory > 'maxmemory', READONLY, LOADING...
+				return new StoreUnavailableException(StoreUnavailableException.Kind.REFUSED,
+						"Redis refused: " + refused.getMessage(), refused);
+			}
 		}
 		return new StoreUnavailableException("Redis could not decide: " + cause, cause);
 	}

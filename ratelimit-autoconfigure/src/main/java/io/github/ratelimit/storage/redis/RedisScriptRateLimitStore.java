@@ -170,18 +170,54 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		return new AcrossSlots(checks.size(), parts).send();
 	}
 
+	/**
+	 * Gives back with the script's refund, by slot on a Cluster; without a lease id, so no permit moves
+	 * (their requests release them).
+	 */
+	@Override
+	CompletableFuture<?> sendGiveBack(ScriptSession session, List<LimitCheck> checks) {
+		byte[][] keys = TokenBucketScript.keys(checks);
+		ToIntFunction<byte[]> slotOf = slotsOf(session);
+		if (slotOf == null) {
+			return refund(session, checks, keys);
+		}
+		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+		for (int i = 0; i < keys.length; i++) {
+			bySlot.computeIfAbsent(slotOf.applyAsInt(keys[i]), (slot) -> new ArrayList<>()).add(i);
+		}
+		List<CompletableFuture<?>> refunds = new ArrayList<>(bySlot.size());
+		for (List<Integer> indexes : bySlot.values()) {
+			List<LimitCheck> part = new ArrayList<>(indexes.size());
+			byte[][] partKeys = new byte[indexes.size()][];
+			for (int j = 0; j < partKeys.length; j++) {
+				part.add(checks.get(indexes.get(j)));
+				partKeys[j] = keys[indexes.get(j)];
+			}
+			refunds.add(refund(session, part, partKeys));
+		}
+		return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new));
+	}
+
+	private CompletableFuture<?> refund(ScriptSession session, List<LimitCheck> checks, byte[][] keys) {
+		return session.run(keys, this.script.arguments(
+				List.of(new TokenBucketScript.Request(checks, TokenBucketScript.NO_LEASE)), true, now()));
+	}
+
 	private @Nullable ToIntFunction<byte[]> slotsOf(ScriptSession session) {
 		return (this.slots != null) ? this.slots : session.isCluster() ? SlotHash::getSlot : null;
 	}
 
-	/** Reads the buckets through the script with checks of cost 0, which take nothing. */
+	/**
+	 * Reads the buckets through the script with checks of cost 0, which take nothing, for an operator: up
+	 * to {@link #OPERATOR_TIMEOUT}, and never counted by the circuit breaker.
+	 */
 	@Override
 	public List<CheckResult> inspect(List<LimitCheck> checks) {
 		List<LimitCheck> reads = new ArrayList<>(checks.size());
 		for (LimitCheck check : checks) {
 			reads.add(new LimitCheck(check.policy(), check.key(), 0, true, 0));
 		}
-		return decide(reads).results();
+		return decideForOperator(reads).results();
 	}
 
 	/** The leases of permits held by requests in flight (tests). */

@@ -3,7 +3,9 @@ package io.github.ratelimit.web.reactive;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -17,6 +19,7 @@ import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.util.Assert;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -25,6 +28,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;
@@ -33,6 +37,7 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
@@ -147,10 +152,12 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		return Mono.defer(() -> {
 			long start = System.nanoTime();
 			RequestLifecycle lifecycle = new RequestLifecycle();
+			// the final status settles limits that count only some responses; until the chain runs, nothing ran
+			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
 			return principal(exchange)
 				.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification,
-						lifecycle))
-				.map((decision) -> respond(exchange, decision, requestId, start))
+						decidedByGate(exchange), lifecycle))
+				.map((decision) -> respond(exchange, decision, decidedByGate(exchange), requestId, start))
 				.onErrorResume((ex) -> {
 					logger.error(FAILED, ex);
 					// what the decision took is given back now: the request goes on as if no limit applied
@@ -159,22 +166,46 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				})
 				// outside the error handling above: an error of the application is not the limiter's
 				.flatMap((answer) -> (answer.refusal() != null) ? write(exchange.getResponse(), answer.refusal())
-						: proceed(exchange, chain, answer.waitMillis(), lifecycle))
+						: proceed(exchange, chain, answer.waitMillis(), lifecycle, status))
 				// completed, failed or cancelled (while deciding, waiting or in the application)
-				.doFinally((signal) -> lifecycle.end());
+				.doFinally((signal) -> lifecycle.end(status.get()));
 		});
 	}
 
 	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, long waitMillis,
-			RequestLifecycle lifecycle) {
+			RequestLifecycle lifecycle, AtomicInteger status) {
 		if (waitMillis <= 0) {
 			lifecycle.waitOver();
-			return chain.filter(exchange);
+			return run(exchange, chain, lifecycle, status);
 		}
 		return Mono.delay(Duration.ofMillis(waitMillis), this.scheduler).then(Mono.defer(() -> {
 			lifecycle.waitOver();
-			return chain.filter(exchange);
+			return run(exchange, chain, lifecycle, status);
 		}));
+	}
+
+	/**
+	 * Runs the rest of the chain, noting the final status for limits that count by outcome: the response's
+	 * when the chain completes, the error's (500 when it names none) when it fails, and none when it is
+	 * cancelled (a client that went away stays counted).
+	 */
+	private static Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
+			AtomicInteger status) {
+		status.set(Completion.UNKNOWN);
+		Mono<Void> rest = chain.filter(exchange);
+		if (!lifecycle.countsByOutcome()) {
+			return rest;
+		}
+		return rest.doOnSuccess((ignored) -> {
+			HttpStatusCode code = exchange.getResponse().getStatusCode();
+			status.set((code != null) ? code.value() : 200);
+		}).doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+	}
+
+	// the gate before authentication decided the client address's limits that count by outcome: decided once
+	private static @Nullable Decision decidedByGate(ServerWebExchange exchange) {
+		return (exchange.getAttribute(ReactiveRateLimitGateFilter.OUTCOME_DECIDED_ATTRIBUTE) instanceof Decision gate)
+				? gate : null;
 	}
 
 	/** The principal, if any; one that cannot be read leaves the caller anonymous (limited by address). */
@@ -186,10 +217,11 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	}
 
 	private Mono<Decision> decide(ServerHttpRequest request, String path, @Nullable Principal principal,
-			Classification classification, RequestLifecycle lifecycle) {
+			Classification classification, @Nullable Decision gate, RequestLifecycle lifecycle) {
 		// told on the store's side of the future: a decision that arrives after a cancellation is still told
 		CompletableFuture<Decision> decision = this.limiter
-			.decideAsync(new ReactiveClientRequest(request, path, principal), classification)
+			.decideAsync(new ReactiveClientRequest(request, path, principal), classification,
+					(gate != null) ? RateLimiter.decidedLimits(gate) : Set.of())
 			.thenApply((decided) -> {
 				lifecycle.decided(decided);
 				return decided;
@@ -205,13 +237,15 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 * Writes the headers of a decision and, for a refusal, the status and content type.
 	 * @return the body of a refusal, or how long the admitted request waits before it goes on
 	 */
-	private Answer respond(ServerWebExchange exchange, Decision decision, String requestId, long start) {
+	private Answer respond(ServerWebExchange exchange, Decision decision, @Nullable Decision gate, String requestId,
+			long start) {
 		ServerHttpResponse response = exchange.getResponse();
-		this.headers.write(decision, response.getHeaders()::set);
+		this.headers.write(GateDecisions.shown(gate, decision), response.getHeaders()::set);
 		this.listener.onDecision(decision, System.nanoTime() - start);
 		if (decision.outcome().admits()) {
 			return (decision.waitMillis() > 0) ? new Answer(null, decision.waitMillis()) : Answer.PROCEED;
 		}
+		exchange.getAttributes().put(ReactiveRateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
 		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
 		if (requestHeaders.getContentLength() > 0 || requestHeaders.containsHeader(HttpHeaders.TRANSFER_ENCODING)) {

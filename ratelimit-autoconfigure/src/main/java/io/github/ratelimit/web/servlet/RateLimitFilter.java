@@ -1,6 +1,7 @@
 package io.github.ratelimit.web.servlet;
 
 import java.io.IOException;
+import java.util.Set;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,6 +19,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;
@@ -26,6 +28,7 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
@@ -40,6 +43,9 @@ import io.github.ratelimit.web.RequestLifecycle;
  * request that went asynchronous, when its asynchronous processing completes, fails or times out. A request
  * interrupted while it waits (the server is stopping) does not run: it gives everything back and is
  * answered 503 without a body, since running before its tokens are there would exceed its limit.
+ * <p>
+ * The response's final status settles limits that count only some responses: read when the chain returns,
+ * or when a request that went asynchronous completes (one that times out or fails stays counted).
  */
 public final class RateLimitFilter extends OncePerRequestFilter {
 
@@ -80,23 +86,41 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		MDC.put(MDC_REQUEST_ID, requestId);
 		RequestLifecycle lifecycle = new RequestLifecycle();
 		boolean endsAsync = false;
+		boolean ran = false;
+		boolean returned = false;
 		try {
 			Decision decision = decide(request, response, lifecycle);
 			if (decision != null && !decision.outcome().admits()) {
+				request.setAttribute(RateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
 				reject(request, response, decision, requestId);
 			}
 			else if (awaitTokens(decision, response)) {
 				lifecycle.waitOver();
+				ran = true;
 				chain.doFilter(request, response);
-				endsAsync = request.isAsyncStarted() && AsyncLifecycleListener.endOnAsyncEnd(request, lifecycle);
+				returned = true;
+				endsAsync = request.isAsyncStarted()
+						&& AsyncLifecycleListener.endOnAsyncEnd(request, response, lifecycle);
 			}
 		}
 		finally {
 			if (!endsAsync) {
-				lifecycle.end();
+				lifecycle.end(finalStatus(response, ran, returned));
 			}
 			MDC.remove(MDC_REQUEST_ID);
 		}
+	}
+
+	/**
+	 * The status a limit that counts by outcome is settled with: the response's once the chain returned (a
+	 * refusal of the application or of an error page included), 500 for an exception the container has
+	 * yet to answer, and nothing counted for a request that never reached the chain.
+	 */
+	private static int finalStatus(HttpServletResponse response, boolean ran, boolean returned) {
+		if (!ran) {
+			return Completion.NOT_RUN;
+		}
+		return (returned || response.isCommitted()) ? response.getStatus() : HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
 	}
 
 	/**
@@ -141,9 +165,13 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			if (classification.excluded()) {
 				return null;
 			}
-			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification);
+			// the gate before authentication decided the limits that count by outcome: decided once
+			Decision gate = (request.getAttribute(RateLimitGateFilter.OUTCOME_DECIDED_ATTRIBUTE) instanceof Decision d)
+					? d : null;
+			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
+					(gate != null) ? RateLimiter.decidedLimits(gate) : Set.of());
 			lifecycle.decided(decision);
-			this.headers.write(decision, response::setHeader);
+			this.headers.write(GateDecisions.shown(gate, decision), response::setHeader);
 			this.listener.onDecision(decision, System.nanoTime() - start);
 			return decision;
 		}

@@ -15,7 +15,7 @@ import io.github.ratelimit.storage.LimitCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a bucket costs the heap, measured: the number behind the default bound of the map
+ * What a bucket costs the heap, measured: the number behind the default bounds of the two partitions
  * ({@link InMemoryRateLimitStore#BYTES_PER_KEY}).
  */
 class InMemoryFootprintTests {
@@ -43,12 +43,36 @@ class InMemoryFootprintTests {
 	}
 
 	@Test
-	void defaultBoundKeepsTheBucketsWithinAFifthOfTheHeap() {
+	void aQuotaCostsNoMoreThanTheSizingRuleAssumes() {
+		// the largest entry of the identified partition: two token buckets and a quota's count
+		Policy quota = new Policy("premium", Dimension.ORG, Policy.ALL_GROUPS,
+				LimitParser.parse("60/1m, 600/1h, 100000/month"), "rl:");
+		long before = usedHeap();
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(KEYS, TimeMeter.SYSTEM_NANOTIME);
+		for (int i = 0; i < KEYS; i++) {
+			store.decide(List.of(LimitCheck.enforced(quota, quota.storeKey("org-" + i), 1)));
+		}
+		store.cleanUp();
+		long perKey = (usedHeap() - before) / store.size();
+		System.out.printf("In-memory store: %d bytes a quota (%d buckets, key and map entry included)%n", perKey,
+				store.size());
+		assertThat(store.identifiedSize()).isEqualTo(KEYS);
+		assertThat(perKey).isLessThanOrEqualTo(InMemoryRateLimitStore.BYTES_PER_KEY);
+	}
+
+	@Test
+	void defaultBoundsKeepTheBucketsWithinAFifthOfTheHeap() {
 		long heap = 512L * 1024 * 1024;
-		long keys = InMemoryRateLimitStore.defaultMaxKeys(heap);
-		assertThat(keys * InMemoryRateLimitStore.BYTES_PER_KEY).isLessThanOrEqualTo(heap / 5);
-		assertThat(keys).as("still room for a /48 of IPv6 clients, two buckets each").isGreaterThanOrEqualTo(2 * 65_536);
-		assertThat(InMemoryRateLimitStore.defaultMaxKeys(64L * 1024 * 1024 * 1024)).isEqualTo(1_000_000);
+		long addresses = InMemoryRateLimitStore.defaultMaxKeys(heap);
+		long identified = InMemoryRateLimitStore.defaultMaxIdentifiedKeys(heap);
+		assertThat((addresses + identified) * InMemoryRateLimitStore.BYTES_PER_KEY).isLessThanOrEqualTo(heap / 5);
+		assertThat(addresses).as("still room for a /48 of IPv6 clients, two buckets each").isGreaterThanOrEqualTo(2 * 65_536);
+		assertThat(identified).isGreaterThanOrEqualTo(40_000);
+		long large = 64L * 1024 * 1024 * 1024;
+		assertThat(InMemoryRateLimitStore.defaultMaxKeys(large)).isEqualTo(750_000);
+		assertThat(InMemoryRateLimitStore.defaultMaxIdentifiedKeys(large)).isEqualTo(250_000);
+		assertThat(InMemoryRateLimitStore.defaultMaxKeys(1)).isOne();
+		assertThat(InMemoryRateLimitStore.defaultMaxIdentifiedKeys(1)).isOne();
 	}
 
 	private static long usedHeap() {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestInfo;
 
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.BanChanges;
 import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlState;
@@ -53,6 +54,8 @@ class RedisControlStoreTests {
 
 	private RedisCommands<String, String> redis;
 
+	private RedisClient client;
+
 	private RedisControlStore a;
 
 	private RedisControlStore b;
@@ -61,6 +64,7 @@ class RedisControlStoreTests {
 	void setUp(TestInfo test) {
 		this.prefix = RedisTestServer.uniqueKeyPrefix(test.getTestMethod().orElseThrow().getName());
 		RedisClient client = RedisClient.create(RedisTestServer.url());
+		this.client = client;
 		this.resources.add(client::shutdown);
 		StatefulRedisConnection<String, String> connection = client.connect();
 		this.resources.add(connection);
@@ -120,13 +124,13 @@ class RedisControlStoreTests {
 		assertThat(this.b.recordRefusal("ip:198.51.100.66", RULE).join()).isNull();
 		Ban first = this.a.recordRefusal("ip:198.51.100.66", RULE).join();
 		assertThat(first).isEqualTo(new Ban("ip:198.51.100.66", this.time.instant().plusSeconds(3600), 1));
-		assertThat(this.b.load().bans()).containsEntry("ip:198.51.100.66", first);
+		assertThat(bansInForce(this.b)).containsEntry("ip:198.51.100.66", first);
 		// refusals while banned count for nothing
 		for (int i = 0; i < 10; i++) {
 			assertThat(this.b.recordRefusal("ip:198.51.100.66", RULE).join()).isNull();
 		}
 		this.time.advance(Duration.ofHours(1));
-		assertThat(this.b.load().bans()).isEmpty();
+		assertThat(bansInForce(this.b)).isEmpty();
 		for (int i = 0; i < 2; i++) {
 			assertThat(this.b.recordRefusal("ip:198.51.100.66", RULE).join()).isNull();
 		}
@@ -134,7 +138,7 @@ class RedisControlStoreTests {
 		assertThat(second).isEqualTo(new Ban("ip:198.51.100.66", this.time.instant().plus(Duration.ofHours(2)), 2));
 		// lifted at once; the record stays, so the third ban still doubles (up to the 3 h cap)
 		assertThat(this.a.liftBan("ip:198.51.100.66")).isTrue();
-		assertThat(this.b.load().bans()).isEmpty();
+		assertThat(bansInForce(this.b)).isEmpty();
 		for (int i = 0; i < 2; i++) {
 			this.a.recordRefusal("ip:198.51.100.66", RULE).join();
 		}
@@ -147,6 +151,65 @@ class RedisControlStoreTests {
 			this.a.recordRefusal("ip:198.51.100.66", RULE).join();
 		}
 		assertThat(this.a.recordRefusal("ip:198.51.100.66", RULE).join().offence()).isEqualTo(1);
+	}
+
+	@Test
+	void bansTravelAsChangesAfterTheReadersCursorWithoutMovingTheVersionAndABadEntryIsSkipped() {
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		long version = this.b.version();
+		BanChanges first = this.b.banChanges(null);
+		assertThat(first.resync()).isTrue();
+		assertThat(first.changes()).isEmpty();
+		Ban mallory = this.a.recordRefusal("ip:198.51.100.66", once).join();
+		String log = "{" + this.prefix + "control}:bans:log";
+		this.redis.xadd(log, Map.of("s", "ip:198.51.100.67", "u", "not a time", "o", "1"));
+		Ban trudy = this.a.recordRefusal("user:trudy", once).join();
+		assertThat(this.a.liftBan("ip:198.51.100.66")).isTrue();
+		BanChanges changes = this.b.banChanges(first.cursor());
+		assertThat(changes.resync()).isFalse();
+		assertThat(changes.changes()).containsExactly(BanChanges.Change.started(mallory),
+				BanChanges.Change.started(trudy), BanChanges.Change.lifted("ip:198.51.100.66"));
+		assertThat(this.b.banChanges(changes.cursor()).changes()).isEmpty();
+		assertThat(this.b.version()).as("operators' version").isEqualTo(version);
+		// a reader whose cursor the stream no longer holds reads the bans in force again
+		this.redis.xtrim(log, 0);
+		BanChanges again = this.b.banChanges(changes.cursor());
+		assertThat(again.resync()).isTrue();
+		assertThat(again.changes()).containsExactly(BanChanges.Change.started(trudy));
+	}
+
+	@Test
+	void aFullSetOfBansStartsNoMoreUntilOneEnds() {
+		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client),
+				this.prefix, Duration.ofSeconds(2), 2, this.time::millis);
+		this.resources.add(small);
+		small.version();
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		assertThat(small.recordRefusal("ip:198.51.100.1", once).join()).isNotNull();
+		assertThat(small.recordRefusal("ip:198.51.100.2", once).join()).isNotNull();
+		assertThat(small.recordRefusal("ip:198.51.100.3", once)).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.withCauseInstanceOf(io.github.ratelimit.control.TooManyBansException.class);
+		this.time.advance(Duration.ofHours(1));
+		assertThat(small.recordRefusal("ip:198.51.100.3", once).join()).isNotNull();
+	}
+
+	@Test
+	void banRecordsKeptForDoublingAreBoundedAndTheSoonestForgottenGoFirst() {
+		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client),
+				this.prefix, Duration.ofSeconds(2), 2, this.time::millis);
+		this.resources.add(small);
+		small.version();
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		// rotating addresses, one short ban each: every record outlives its ban by a day
+		for (int i = 1; i <= 20; i++) {
+			assertThat(small.recordRefusal("ip:198.51.100." + i, once).join()).isNotNull();
+			this.time.advance(Duration.ofHours(1).plusSeconds(1));
+		}
+		assertThat(keys("{" + this.prefix + "control}:ban:*")).hasSize((int) small.maxBanRecords());
+		// the latest offender is remembered: its next ban doubles; the first one was forgotten
+		assertThat(small.recordRefusal("ip:198.51.100.20", once).join().offence()).isEqualTo(2);
+		assertThat(small.recordRefusal("ip:198.51.100.1", once).join().offence()).isEqualTo(1);
 	}
 
 	@Test
@@ -186,6 +249,15 @@ class RedisControlStoreTests {
 		assertThat(one.liftBan("user:alice")).isTrue();
 		assertThat(one.ban(acme)).isNull();
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> two.ban(acme) == null);
+	}
+
+	/** The bans in force as an instance's first read finds them. */
+	static Map<String, Ban> bansInForce(RedisControlStore store) {
+		BanChanges all = store.banChanges(null);
+		assertThat(all.resync()).isTrue();
+		Map<String, Ban> bans = new java.util.HashMap<>();
+		all.changes().forEach((change) -> bans.put(change.subject(), change.started()));
+		return bans;
 	}
 
 	private List<String> keys(String pattern) {

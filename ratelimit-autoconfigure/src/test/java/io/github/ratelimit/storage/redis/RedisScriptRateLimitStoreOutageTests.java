@@ -71,4 +71,19 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 			.isOne();
 	}
 
+	@Test
+	void anOperatorsReadWaitsOutAShortSilenceAndNeverOpensTheBreaker() {
+		// a breaker that one failure would open, and the request path's short timeout
+		CircuitBreaker breaker = new CircuitBreaker(1, Duration.ofSeconds(1));
+		connect(Duration.ofMillis(100), breaker);
+		LimitCheck check = check("10/1h", "alice");
+		assertThat(this.store.decide(List.of(check)).admitted()).isTrue();
+		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
+			admin.sync().clientPause(1000);
+			// the read waits (up to OPERATOR_TIMEOUT, 5 s) rather than failing after the decisions' 100 ms
+			assertThat(this.store.inspect(List.of(check)).get(0).bandwidths().get(0).remaining()).isEqualTo(9);
+		}
+		assertThat(breaker.state()).as("operators are no business of the breaker").isEqualTo(CircuitBreaker.State.CLOSED);
+	}
+
 }

@@ -1,0 +1,87 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.AccessVerdict;
+import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+
+/**
+ * Step zero of the pipeline: what the client address alone decides, before authentication, so that a denied
+ * or banned address never makes the server check a password. A deny rule whose range holds the address
+ * answers {@link Outcome#DENIED}; a ban on the address ({@code ip:<group>}, an IPv6 client by its prefix as
+ * the limiter counts it) answers {@link Outcome#BANNED}, unless an allow rule without a tier holds the
+ * address (an allow-listed address is never banned, as in the limiter). Rules and bans on users, orgs and
+ * keys need the verified caller: the {@link RateLimiter} applies them after authentication, with the limits.
+ * <p>
+ * Reads only the runtime control's local snapshot and bans, never a store. While no address rule and no ban
+ * is in force, {@link #active()} is false and a request's address is not even resolved.
+ */
+public final class AddressGate {
+
+	private final CallerIdentifier identifier;
+
+	private final RuntimeControl control;
+
+	private final Clock clock;
+
+	/**
+	 * Creates a gate.
+	 * @param identifier resolves client addresses
+	 * @param control the rules and bans in force
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 */
+	public AddressGate(CallerIdentifier identifier, RuntimeControl control, Clock clock) {
+		this.identifier = identifier;
+		this.control = control;
+		this.clock = clock;
+	}
+
+	/** Whether the gate may refuse anything now: an address rule or a ban is in force. */
+	public boolean active() {
+		return this.control.guardsAddresses();
+	}
+
+	/**
+	 * Checks a request by its client address.
+	 * @param request the request, before authentication
+	 * @param classification the request's classification, asked for only to describe a refusal (metrics,
+	 * log, body)
+	 * @return the refusal ({@link Outcome#DENIED} or {@link Outcome#BANNED}), or {@code null} when the
+	 * request goes on
+	 */
+	public @Nullable Decision check(ClientRequest request, Supplier<Classification> classification) {
+		if (!active()) {
+			return null;
+		}
+		AccessVerdict verdict = this.control.addressAccess(this.identifier.address(request));
+		if (verdict.denied()) {
+			return refusal(Outcome.DENIED, this.identifier.anonymous(request), classification, 0);
+		}
+		if (verdict.bypasses()) {
+			return null;
+		}
+		Identity identity = this.identifier.anonymous(request);
+		Ban ban = this.control.banOn(Subject.banKey(identity));
+		if (ban == null) {
+			return null;
+		}
+		return refusal(Outcome.BANNED, identity, classification, ban.secondsLeft(this.clock.millis()));
+	}
+
+	private Decision refusal(Outcome outcome, Identity identity, Supplier<Classification> classification,
+			long retryAfterSeconds) {
+		return new Decision(outcome, identity, classification.get(), List.of(), null, retryAfterSeconds, null,
+				this.clock.instant());
+	}
+
+}

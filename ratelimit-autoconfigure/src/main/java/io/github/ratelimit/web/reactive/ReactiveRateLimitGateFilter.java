@@ -1,0 +1,294 @@
+package io.github.ratelimit.web.reactive;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.Assert;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.util.pattern.PathPattern;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import io.github.ratelimit.core.AddressGate;
+import io.github.ratelimit.core.CheckScope;
+import io.github.ratelimit.core.Completion;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.web.RequestLifecycle;
+import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.http.RateLimitStatus;
+import io.github.ratelimit.http.RejectionBodyWriter;
+import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.web.EndpointClassifier;
+
+/**
+ * The gate before authentication for WebFlux, the twin of the servlet gate: ordered before Spring Security's
+ * {@code WebFilterChainProxy} (and working without Spring Security), it refuses by the client address alone
+ * what the {@link AddressGate} refuses, with the same status, headers and problem body as the
+ * {@link ReactiveRateLimitFilter}. Nothing here blocks: the gate reads a local snapshot.
+ * <p>
+ * With a {@link RateLimiter}, the gate also decides the limits of the request that count by outcome
+ * ({@link CheckScope#OUTCOME_COUNTED}) by the client address, through the store's asynchronous API, and
+ * settles them with the final status when the rest of the chain completes, fails or is cancelled: a 401 that
+ * Spring Security answers counts towards a failures-only limit. The {@link ReactiveRateLimitFilter} then
+ * decides the rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the authenticated caller's outcome-counted limits
+ * included. A request whose group has no such limit costs no
+ * store call here.
+ * <p>
+ * Paths in {@code openPaths} (the health probes) are never refused. Anything unexpected lets the request
+ * through: the gate never answers 500.
+ */
+public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
+
+	/**
+	 * The exchange attribute holding the gate's {@link Decision} of the request's outcome-counted limits: the
+	 * {@link ReactiveRateLimitFilter} leaves them out ({@link RateLimiter#decidedLimits}) and shows them in its
+	 * headers.
+	 */
+	public static final String OUTCOME_DECIDED_ATTRIBUTE = ReactiveRateLimitGateFilter.class.getName()
+			+ ".outcomeDecided";
+
+	/**
+	 * The exchange attribute the {@link ReactiveRateLimitFilter} sets when it refuses a request the gate let
+	 * through: a refusal of the limiter is not an outcome of the application, and gives the gate's reservation
+	 * back.
+	 */
+	public static final String REFUSED_AFTER_ATTRIBUTE = ReactiveRateLimitGateFilter.class.getName()
+			+ ".refusedAfter";
+
+	private static final Logger logger = LoggerFactory.getLogger(ReactiveRateLimitGateFilter.class);
+
+	private final AddressGate gate;
+
+	private final EndpointClassifier classifier;
+
+	private final List<PathPattern> openPaths;
+
+	private final RateLimitHeaders headers;
+
+	private final RejectionBodyWriter bodyWriter;
+
+	private final DecisionListener listener;
+
+	private final int order;
+
+	private final @Nullable RateLimiter limiter;
+
+	private final Scheduler scheduler = Schedulers.parallel();
+
+	/**
+	 * Creates a gate filter.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a refusal (metrics, log, body)
+	 * @param openPaths paths the gate never refuses
+	 * @param headers writes the headers of a refusal
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param order the filter's order
+	 */
+	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, order, null);
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param order the filter's order
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
+	 * {@link ReactiveRateLimitFilter}
+	 */
+	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
+			@Nullable RateLimiter limiter) {
+		Assert.notNull(gate, "'gate' must not be null");
+		Assert.notNull(classifier, "'classifier' must not be null");
+		Assert.notNull(openPaths, "'openPaths' must not be null");
+		Assert.notNull(headers, "'headers' must not be null");
+		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		this.gate = gate;
+		this.classifier = classifier;
+		this.openPaths = List.copyOf(openPaths);
+		this.headers = headers;
+		this.bodyWriter = bodyWriter;
+		this.listener = listener;
+		this.order = order;
+		this.limiter = limiter;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
+		if (!this.gate.active() && !countsByOutcome()) {
+			return chain.filter(exchange);
+		}
+		long start = System.nanoTime();
+		Decision refusal = check(exchange.getRequest());
+		if (refusal != null) {
+			this.listener.onDecision(refusal, System.nanoTime() - start);
+			return refuse(exchange, refusal);
+		}
+		if (!countsByOutcome()) {
+			return chain.filter(exchange);
+		}
+		return Mono.defer(() -> {
+			RequestLifecycle lifecycle = new RequestLifecycle();
+			// until the chain runs, nothing ran
+			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
+			return decideOutcomeCounted(exchange, lifecycle)
+				.flatMap((decided) -> {
+					Decision decision = decided.orElse(null);
+					if (decision == null || decision.outcome() == Outcome.UNLIMITED) {
+						// nothing counted by outcome here: the filter after authentication decides and reports
+						return run(exchange, chain, lifecycle, status);
+					}
+					this.headers.write(decision, exchange.getResponse().getHeaders()::set);
+					if (!decision.outcome().admits()) {
+						this.listener.onDecision(decision, System.nanoTime() - start);
+						return refuse(exchange, decision);
+					}
+					return run(exchange, chain, lifecycle, status);
+				})
+				// decided, failed or cancelled (while deciding or in the rest of the chain)
+				.doFinally((signal) -> lifecycle.end(status.get()));
+		});
+	}
+
+	private boolean countsByOutcome() {
+		return this.limiter != null && (this.limiter.countsByOutcome() || this.classifier.countsByOutcome());
+	}
+
+	/**
+	 * Decides the limits that count by outcome by the client address. A request that is excluded, or whose
+	 * decision failed, has none here (it is decided whole by the filter after authentication).
+	 */
+	private Mono<Optional<Decision>> decideOutcomeCounted(ServerWebExchange exchange, RequestLifecycle lifecycle) {
+		CompletableFuture<Optional<Decision>> decision;
+		try {
+			ServerHttpRequest request = exchange.getRequest();
+			PathContainer path = request.getPath().pathWithinApplication();
+			Classification classification = this.classifier.classify(request.getMethod().name(), path);
+			if (classification.excluded()) {
+				return Mono.just(Optional.empty());
+			}
+			// told on the store's side of the future: a decision that arrives after a cancellation is given back
+			decision = this.limiter
+				.decideAsync(new ReactiveClientRequest(request, path.value(), null), classification,
+						CheckScope.OUTCOME_COUNTED)
+				.thenApply((decided) -> {
+					lifecycle.decided(decided);
+					if (decided.outcome() != Outcome.UNLIMITED) {
+						exchange.getAttributes().put(OUTCOME_DECIDED_ATTRIBUTE, decided);
+					}
+					return Optional.of(decided);
+				});
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate failed; letting the request through", ex);
+			return Mono.just(Optional.empty());
+		}
+		if (decision.isDone()) {
+			return Mono.fromFuture(decision);
+		}
+		// completes on the store's thread: hop off it before the rest of the chain runs
+		return Mono.fromFuture(decision, true).publishOn(this.scheduler);
+	}
+
+	/**
+	 * Runs the rest of the chain, noting the final status (Spring Security's refusals included): the
+	 * response's when the chain completes, the error's (500 when it names none) when it fails, and none when
+	 * it is cancelled (a client that went away stays counted).
+	 */
+	private static Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
+			AtomicInteger status) {
+		status.set(Completion.UNKNOWN);
+		lifecycle.waitOver();
+		Mono<Void> rest = chain.filter(exchange);
+		if (!lifecycle.countsByOutcome()) {
+			return rest;
+		}
+		return rest.doOnSuccess((ignored) -> {
+			HttpStatusCode code = exchange.getResponse().getStatusCode();
+			status.set(exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE) ? Completion.NOT_RUN
+					: (code != null) ? code.value() : 200);
+		}).doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+	}
+
+	private @Nullable Decision check(ServerHttpRequest request) {
+		try {
+			PathContainer path = request.getPath().pathWithinApplication();
+			for (PathPattern open : this.openPaths) {
+				if (open.matches(path)) {
+					return null;
+				}
+			}
+			return this.gate.check(new ReactiveClientRequest(request, path.value(), null),
+					() -> this.classifier.classify(request.getMethod().name(), path));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate failed; letting the request through", ex);
+			return null;
+		}
+	}
+
+	private Mono<Void> refuse(ServerWebExchange exchange, Decision decision) {
+		ServerHttpResponse response = exchange.getResponse();
+		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
+		String requestId = RequestIds.sanitizeOrGenerate(requestHeaders.getFirst(RequestIds.HEADER));
+		response.getHeaders().set(RequestIds.HEADER, requestId);
+		exchange.getAttributes().put(ReactiveRateLimitFilter.REQUEST_ID_ATTRIBUTE, requestId);
+		this.headers.write(decision, response.getHeaders()::set);
+		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
+		// a refusal before anything read the request: close the connection rather than reuse it (the request's
+		// body, if any, was never read), which also makes a denied or banned client pay a new connection per try
+		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+		byte[] body;
+		try {
+			body = this.bodyWriter.write(decision, requestId);
+			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
+		}
+		catch (RuntimeException ex) {
+			// refused all the same: a broken body must not let the request through
+			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
+			body = new byte[0];
+		}
+		response.getHeaders().setContentLength(body.length);
+		if (body.length == 0) {
+			return response.setComplete();
+		}
+		byte[] bytes = body;
+		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(bytes)));
+	}
+
+	@Override
+	public int getOrder() {
+		return this.order;
+	}
+
+}

@@ -1,0 +1,259 @@
+package io.github.ratelimit.web.servlet;
+
+import java.io.IOException;
+import java.util.List;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.pattern.PathPattern;
+
+import io.github.ratelimit.core.AddressGate;
+import io.github.ratelimit.core.CheckScope;
+import io.github.ratelimit.core.Completion;
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.web.RequestLifecycle;
+import io.github.ratelimit.http.RateLimitHeaders;
+import io.github.ratelimit.http.RateLimitStatus;
+import io.github.ratelimit.http.RejectionBodyWriter;
+import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.web.EndpointClassifier;
+
+/**
+ * The gate before authentication for Spring MVC: runs before Spring Security's filter chain and refuses, by
+ * the client address alone, what the {@link AddressGate} refuses (a deny rule's range, a ban on the address),
+ * with the same status, headers and problem body as the {@link RateLimitFilter}. A request it lets through
+ * goes on untouched, to be authenticated and limited; one it refuses is one decision, told to the
+ * {@link DecisionListener} (metrics, rejection log) here and never seen by the limiter.
+ * <p>
+ * With a {@link RateLimiter}, the gate also decides the limits of the request that count by outcome
+ * ({@link CheckScope#OUTCOME_COUNTED}) for the caller known before authentication (the client address), and
+ * settles them with the final status, the one Spring Security writes for a refusal included: a wrong password
+ * answered 401 by HTTP Basic counts towards a failures-only limit, and once the budget is spent the attempt
+ * is refused before its password is checked. The {@link RateLimitFilter} after authentication then decides
+ * the rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the outcome-counted limits of the authenticated caller
+ * included (a per-user limit, another tier's). A request whose group has no such limit costs no store call
+ * here.
+ * <p>
+ * Paths in {@code openPaths} (the health probes) are never refused: a ban on a load balancer's address must
+ * not take healthy instances out of service. Anything unexpected lets the request through: the gate never
+ * answers 500.
+ */
+public final class RateLimitGateFilter extends OncePerRequestFilter {
+
+	/**
+	 * The request attribute holding the gate's {@link Decision} of the request's outcome-counted limits: the
+	 * {@link RateLimitFilter} leaves them out ({@link RateLimiter#decidedLimits}) and shows them in its headers.
+	 */
+	public static final String OUTCOME_DECIDED_ATTRIBUTE = RateLimitGateFilter.class.getName() + ".outcomeDecided";
+
+	/**
+	 * The request attribute the {@link RateLimitFilter} sets when it refuses a request the gate let through:
+	 * a refusal of the limiter is not an outcome of the application, and gives the gate's reservation back.
+	 */
+	public static final String REFUSED_AFTER_ATTRIBUTE = RateLimitGateFilter.class.getName() + ".refusedAfter";
+
+	private static final Logger logger = LoggerFactory.getLogger(RateLimitGateFilter.class);
+
+	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
+			RateLimitGateFilter.class.getClassLoader());
+
+	private final AddressGate gate;
+
+	private final EndpointClassifier classifier;
+
+	private final List<PathPattern> openPaths;
+
+	private final RateLimitHeaders headers;
+
+	private final RejectionBodyWriter bodyWriter;
+
+	private final DecisionListener listener;
+
+	private final @Nullable RateLimiter limiter;
+
+	/**
+	 * Creates a gate filter.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a refusal (metrics, log, body)
+	 * @param openPaths paths the gate never refuses
+	 * @param headers writes the headers of a refusal
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 */
+	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, null);
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
+	 * {@link RateLimitFilter}
+	 */
+	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
+			@Nullable RateLimiter limiter) {
+		Assert.notNull(gate, "'gate' must not be null");
+		Assert.notNull(classifier, "'classifier' must not be null");
+		Assert.notNull(openPaths, "'openPaths' must not be null");
+		Assert.notNull(headers, "'headers' must not be null");
+		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		this.gate = gate;
+		this.classifier = classifier;
+		this.openPaths = List.copyOf(openPaths);
+		this.headers = headers;
+		this.bodyWriter = bodyWriter;
+		this.listener = listener;
+		this.limiter = limiter;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
+		if (!this.gate.active() && !countsByOutcome()) {
+			chain.doFilter(request, response);
+			return;
+		}
+		long start = System.nanoTime();
+		Decision refusal = check(request);
+		if (refusal != null) {
+			this.listener.onDecision(refusal, System.nanoTime() - start);
+			refuse(request, response, refusal);
+			return;
+		}
+		if (!countsByOutcome()) {
+			chain.doFilter(request, response);
+			return;
+		}
+		RequestLifecycle lifecycle = new RequestLifecycle();
+		Decision decision = decideOutcomeCounted(request, response, lifecycle, start);
+		if (decision != null && !decision.outcome().admits()) {
+			lifecycle.end(Completion.NOT_RUN);
+			refuse(request, response, decision);
+			return;
+		}
+		boolean endsAsync = false;
+		boolean returned = false;
+		try {
+			lifecycle.waitOver();
+			chain.doFilter(request, response);
+			returned = true;
+			endsAsync = request.isAsyncStarted() && AsyncLifecycleListener.endOnAsyncEnd(request, response, lifecycle);
+		}
+		finally {
+			if (!endsAsync) {
+				// the status Security wrote for a refusal (401, 403) settles the reservation like any other
+				lifecycle.end((request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN
+						: (returned || response.isCommitted()) ? response.getStatus()
+								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+			}
+		}
+	}
+
+	private boolean countsByOutcome() {
+		return this.limiter != null && (this.limiter.countsByOutcome() || this.classifier.countsByOutcome());
+	}
+
+	/**
+	 * Decides the limits that count by outcome, by the client address; {@code null} when there are none or
+	 * the limiter failed (the request goes on, and the {@link RateLimitFilter} decides it whole).
+	 */
+	private @Nullable Decision decideOutcomeCounted(HttpServletRequest request, HttpServletResponse response,
+			RequestLifecycle lifecycle, long start) {
+		try {
+			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
+				.pathWithinApplication();
+			Classification classification = this.classifier.classify(request.getMethod(), path);
+			if (classification.excluded()) {
+				return null;
+			}
+			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
+					CheckScope.OUTCOME_COUNTED);
+			if (decision.outcome() == Outcome.UNLIMITED) {
+				// nothing counted by outcome here: the filter after authentication decides it whole
+				return null;
+			}
+			lifecycle.decided(decision);
+			request.setAttribute(OUTCOME_DECIDED_ATTRIBUTE, decision);
+			this.headers.write(decision, response::setHeader);
+			if (!decision.outcome().admits()) {
+				this.listener.onDecision(decision, System.nanoTime() - start);
+			}
+			return decision;
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate failed; letting the request through", ex);
+			lifecycle.end();
+			return null;
+		}
+	}
+
+	private @Nullable Decision check(HttpServletRequest request) {
+		try {
+			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
+				.pathWithinApplication();
+			for (PathPattern open : this.openPaths) {
+				if (open.matches(path)) {
+					return null;
+				}
+			}
+			return this.gate.check(new ServletClientRequest(request, path.value()),
+					() -> this.classifier.classify(request.getMethod(), path));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate failed; letting the request through", ex);
+			return null;
+		}
+	}
+
+	private void refuse(HttpServletRequest request, HttpServletResponse response, Decision decision)
+			throws IOException {
+		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
+		response.setHeader(RequestIds.HEADER, requestId);
+		this.headers.write(decision, response::setHeader);
+		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
+		if (request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+			// the body was never read: close rather than let the container swallow it on a worker thread
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+			if (TOMCAT) {
+				TomcatRequests.closeWithoutReadingBody(request);
+			}
+		}
+		byte[] body;
+		try {
+			body = this.bodyWriter.write(decision, requestId);
+			response.setContentType(this.bodyWriter.contentType());
+		}
+		catch (RuntimeException ex) {
+			// refused all the same: a broken body must neither let the request through nor turn into a 500
+			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
+			body = new byte[0];
+		}
+		response.setContentLength(body.length);
+		response.getOutputStream().write(body);
+	}
+
+}

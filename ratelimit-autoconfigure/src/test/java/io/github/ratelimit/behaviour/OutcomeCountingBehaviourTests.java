@@ -1,0 +1,180 @@
+package io.github.ratelimit.behaviour;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Limits that count only failed responses, over real HTTP, the same on each web stack and store: a login
+ * group whose limit counts failures (10 an hour per address), and a PIN handler whose own limit counts 401
+ * and 403 only (3 an hour). The handlers answer 401 for a wrong password and count how often they check one.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class OutcomeCountingBehaviourTests {
+
+	private static final int FAILURES = 10;
+
+	private static final AtomicInteger addresses = new AtomicInteger();
+
+	private final Stack stack;
+
+	private final Storage storage;
+
+	private @Nullable BehaviourApp app;
+
+	OutcomeCountingBehaviourTests(Stack stack, Storage storage) {
+		this.stack = stack;
+		this.storage = storage;
+	}
+
+	@BeforeAll
+	void startApp() {
+		Map<String, String> properties = new LinkedHashMap<>(this.storage.properties(getClass().getSimpleName()));
+		properties.put("ratelimit.groups.login.paths", "/auth/**");
+		properties.put("ratelimit.groups.login.count", "failures");
+		properties.put("ratelimit.tiers.anonymous.ip.login", FAILURES + "/1h");
+		properties.put("ratelimit.groups.pin.paths", "/pin/**");
+		properties.put("ratelimit.tiers.anonymous.ip.pin", "100/1h");
+		Class<?> endpoints = (this.stack == Stack.MVC) ? MvcLoginEndpoints.class : WebFluxLoginEndpoints.class;
+		this.app = BehaviourApp.start(this.stack, properties, PasswordChecks.class, endpoints).awaitStoreConnected();
+	}
+
+	@AfterAll
+	void stopApp() {
+		if (this.app != null) {
+			this.app.close();
+		}
+	}
+
+	@Test
+	void aBurstOfWrongPasswordsReachesThePasswordCheckExactlyAsOftenAsTheFailuresAllow() {
+		String address = nextAddress();
+		String user = "burst-" + address;
+		ConcurrentLoad load = ConcurrentLoad.run(100,
+				(i) -> () -> login("/auth/login", address, user, "wrong-" + i).status());
+		assertThat(load.statuses()).isEqualTo(Map.of(401, (long) FAILURES, 429, 100L - FAILURES));
+		assertThat(checks(user)).isEqualTo(FAILURES);
+	}
+
+	@Test
+	void successfulLoginsAreNotCountedAndFailuresAreRefusedPastTheBudget() {
+		assertLimitCountsFailuresOnly("/auth/login");
+	}
+
+	@Test
+	void asynchronousResponsesAreCountedByTheirFinalStatus() {
+		assertLimitCountsFailuresOnly("/auth/login-async");
+	}
+
+	@Test
+	void failuresAnsweredByAnExceptionAreCounted() {
+		assertLimitCountsFailuresOnly("/auth/login-throws");
+	}
+
+	@Test
+	void aRefusalOfTheFailuresLimitIsA429WithRetryAfterAndTheLimitsHeaders() {
+		String address = nextAddress();
+		Reply first = login("/auth/login", address, "headers-" + address, PasswordChecks.RIGHT);
+		// advertised like any limit; remaining counts the reservation of the request in flight
+		assertThat(first.policies()).anySatisfy((policy) -> {
+			assertThat(policy.get()).isEqualTo("anonymous-ip-login");
+			assertThat(Reply.param(policy, "q")).isEqualTo(FAILURES);
+		});
+		assertThat(remaining(first)).isEqualTo(FAILURES - 1);
+		for (int i = 0; i < FAILURES; i++) {
+			login("/auth/login", address, "headers-" + address, "wrong");
+		}
+		Reply refused = login("/auth/login", address, "headers-" + address, PasswordChecks.RIGHT);
+		assertThat(refused.status()).as("%s", refused).isEqualTo(429);
+		assertThat(refused.header("Retry-After")).isPresent();
+		assertThat(refused.json().get("code").asString()).isEqualTo("rate_limit_exceeded");
+		assertThat(refused.json().get("violated-policies").get(0).asString()).isEqualTo("anonymous-ip-login");
+	}
+
+	@Test
+	void aHandlersOwnLimitCountsOnlyTheStatusesItNames() {
+		String address = nextAddress();
+		String user = "pin-" + address;
+		for (int i = 0; i < 6; i++) {
+			assertThat(login("/pin/check", address, user, PasswordChecks.RIGHT).status()).isEqualTo(200);
+		}
+		awaitGivenBack("/pin/check", address, 3);
+		int before = checks(user);
+		for (int i = 0; i < 3; i++) {
+			assertThat(login("/pin/check", address, user, "wrong").status()).isEqualTo(401);
+		}
+		Reply refused = login("/pin/check", address, user, "wrong");
+		assertThat(refused.status()).as("%s", refused).isEqualTo(429);
+		assertThat(checks(user) - before).isEqualTo(3);
+	}
+
+	private void assertLimitCountsFailuresOnly(String path) {
+		String address = nextAddress();
+		String user = "login-" + address;
+		// twice the budget of successful logins in a row: none counts
+		for (int i = 0; i < 2 * FAILURES; i++) {
+			Reply reply = login(path, address, user, PasswordChecks.RIGHT);
+			assertThat(reply.status()).as("successful login %d: %s", i + 1, reply).isEqualTo(200);
+		}
+		awaitGivenBack(path, address, FAILURES);
+		int before = checks(user);
+		for (int i = 0; i < FAILURES; i++) {
+			Reply reply = login(path, address, user, "wrong");
+			assertThat(reply.status()).as("failure %d: %s", i + 1, reply).isEqualTo(401);
+		}
+		Reply refused = login(path, address, user, "wrong");
+		assertThat(refused.status()).as("%s", refused).isEqualTo(429);
+		// the right password is refused too now: the budget is spent, whoever asks
+		assertThat(login(path, address, user, PasswordChecks.RIGHT).status()).isEqualTo(429);
+		assertThat(checks(user) - before).isEqualTo(FAILURES);
+	}
+
+	/**
+	 * Waits until the give-backs of earlier successful requests have reached the store: a response may reach
+	 * the client a moment before its filter gives its token back (on Redis, one more command sent without
+	 * waiting). A successful request that finds every token but its own is the sign.
+	 */
+	private void awaitGivenBack(String path, String address, int capacity) {
+		for (int i = 0; i < 200; i++) {
+			Reply reply = login(path, address, "settle-" + address, PasswordChecks.RIGHT);
+			if (remaining(reply) == capacity - 1) {
+				return;
+			}
+			LockSupport.parkNanos(5_000_000);
+		}
+		throw new AssertionError("The tokens of successful requests were not given back");
+	}
+
+	private static long remaining(Reply reply) {
+		return Reply.param(reply.rateLimitMembers().get(0), "r");
+	}
+
+	private Reply login(String path, String address, String user, String password) {
+		return Http.send(app().port(), "POST", path + "?user=" + user + "&password=" + password, "X-Forwarded-For",
+				address);
+	}
+
+	private int checks(String user) {
+		return app().context().getBean(PasswordChecks.class).checks(user);
+	}
+
+	private BehaviourApp app() {
+		assertThat(this.app).isNotNull();
+		return this.app;
+	}
+
+	private static String nextAddress() {
+		int n = addresses.incrementAndGet();
+		return "198.51." + (100 + n / 250) + "." + (1 + n % 250);
+	}
+
+}
