@@ -27,6 +27,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
 import io.github.ratelimit.core.AddressGate;
+import io.github.ratelimit.core.LoginProtection;
+import io.github.ratelimit.identity.LoginAccountResolver;
+import io.github.ratelimit.web.LoginAttempts;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -155,8 +158,22 @@ public final class RateLimitAutoConfiguration {
 			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),
 					policyTable.groups(), store.getClass().getSimpleName(), storage.getFailureMode());
 		}
+		LoginProtection loginProtection = RateLimitPropertiesValidator.loginProtection(properties);
+		if (loginProtection != null) {
+			logger.info("Protecting logins: failed attempts {} per address, {} per account", loginProtection.perAddress()
+				.limit()
+				.spec(), (loginProtection.perAccount() != null) ? loginProtection.perAccount().limit().spec() : "unlimited");
+		}
 		return new RateLimiter(callerIdentifier, runtimeControl, store, storage.getFailureMode(), fallback,
-				Clock.systemUTC(), properties.getWaiting().getMaxRequests());
+				Clock.systemUTC(), properties.getWaiting().getMaxRequests(), loginProtection);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "ratelimit.login-protection.enabled", havingValue = "true")
+	LoginAttempts rateLimitLoginAttempts(RateLimitProperties properties,
+			ObjectProvider<LoginAccountResolver> accountResolver) {
+		return RateLimitPropertiesValidator.loginAttempts(properties, accountResolver.getIfUnique());
 	}
 
 	@Bean
@@ -263,10 +280,12 @@ public final class RateLimitAutoConfiguration {
 		@ConditionalOnProperty(name = "ratelimit.filter.gate-enabled", matchIfMissing = true)
 		FilterRegistrationBean<RateLimitGateFilter> rateLimitGateFilter(RateLimitProperties properties,
 				AddressGate gate, RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
-				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners, ApplicationContext context) {
+				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
+				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context) {
 			RateLimitGateFilter filter = new RateLimitGateFilter(gate, classifier,
 					GateOpenPaths.of(context.getEnvironment()), headers, bodyWriter,
-					DecisionListener.composite(listeners.orderedStream().toList()), limiter);
+					DecisionListener.composite(listeners.orderedStream().toList()), limiter,
+					loginAttempts.getIfAvailable());
 			FilterRegistrationBean<RateLimitGateFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("rateLimitGateFilter");
 			registration.setOrder(properties.getFilter().getGateOrder());
@@ -307,10 +326,11 @@ public final class RateLimitAutoConfiguration {
 		@ConditionalOnProperty(name = "ratelimit.filter.gate-enabled", matchIfMissing = true)
 		ReactiveRateLimitGateFilter reactiveRateLimitGateFilter(RateLimitProperties properties, AddressGate gate,
 				RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
-				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners, ApplicationContext context) {
+				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
+				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context) {
 			return new ReactiveRateLimitGateFilter(gate, classifier, GateOpenPaths.of(context.getEnvironment()),
 					headers, bodyWriter, DecisionListener.composite(listeners.orderedStream().toList()),
-					properties.getFilter().getGateOrder(), limiter);
+					properties.getFilter().getGateOrder(), limiter, loginAttempts.getIfAvailable());
 		}
 
 	}

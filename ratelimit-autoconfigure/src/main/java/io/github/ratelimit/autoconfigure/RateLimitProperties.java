@@ -85,6 +85,12 @@ public class RateLimitProperties {
 
 	private final Control control = new Control();
 
+	private final LoginProtection loginProtection = new LoginProtection();
+
+	public LoginProtection getLoginProtection() {
+		return this.loginProtection;
+	}
+
 	public Access getAccess() {
 		return this.access;
 	}
@@ -1123,6 +1129,160 @@ public class RateLimitProperties {
 
 		public void setGateEnabled(boolean gateEnabled) {
 			this.gateEnabled = gateEnabled;
+		}
+
+	}
+
+
+	/**
+	 * Failed-login protection: budgets of failed login attempts per client address and per account tried,
+	 * decided before authentication (before Spring Security), so that a spent budget refuses an attempt (429)
+	 * before its password is checked; an address that keeps trying is banned (403), longer on each repeat.
+	 * Login attempts are requests with an Authorization header (HTTP Basic names the account; a bearer token
+	 * names none), POSTs to the form login path, and requests to the listed paths, on every path: the
+	 * Actuator's and other excluded paths included.
+	 */
+	public static class LoginProtection {
+
+		/**
+		 * Whether failed logins are counted and limited.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Failed login attempts allowed per client address (an IPv6 client by its /64), for example "10/1m".
+		 */
+		private String perAddress = "10/1m";
+
+		/**
+		 * Failed login attempts allowed per account tried, from any address, for example "20/15m"; "none"
+		 * for no per-account budget. Once spent, every attempt on the account is refused until a token refills,
+		 * its owner's included.
+		 */
+		private String perAccount = "20/15m";
+
+		/**
+		 * Which final statuses are failed attempts: 401 (the default; a failed form login's redirect to its
+		 * failure URL counts as 401), auth-failures (401 and 403), failures (every 4xx and 5xx), or statuses
+		 * ("401, 429").
+		 */
+		private List<String> count = new ArrayList<>(List.of("401"));
+
+		/**
+		 * More paths whose every request is a login attempt (an application's own login endpoint), in
+		 * Spring's PathPattern syntax.
+		 */
+		private List<String> paths = new ArrayList<>();
+
+		private final FormLogin formLogin = new FormLogin();
+
+		/**
+		 * Bans of addresses refused for their failed logins: refusals within the window that start a ban
+		 * (0 for none), its first duration, the longest, and how long a repeat is remembered (each repeat
+		 * doubles it).
+		 */
+		private final BanSettings bans = new BanSettings();
+
+		public LoginProtection() {
+			this.bans.setRefusals(3);
+			this.bans.setWindow(Duration.ofMinutes(10));
+			this.bans.setDuration(Duration.ofMinutes(15));
+			this.bans.setMaxDuration(Duration.ofDays(1));
+			this.bans.setMemory(Duration.ofDays(1));
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPerAddress() {
+			return this.perAddress;
+		}
+
+		public void setPerAddress(String perAddress) {
+			this.perAddress = perAddress;
+		}
+
+		public String getPerAccount() {
+			return this.perAccount;
+		}
+
+		public void setPerAccount(String perAccount) {
+			this.perAccount = perAccount;
+		}
+
+		public List<String> getCount() {
+			return this.count;
+		}
+
+		public void setCount(List<String> count) {
+			this.count = count;
+		}
+
+		public List<String> getPaths() {
+			return this.paths;
+		}
+
+		public void setPaths(List<String> paths) {
+			this.paths = paths;
+		}
+
+		public FormLogin getFormLogin() {
+			return this.formLogin;
+		}
+
+		public BanSettings getBans() {
+			return this.bans;
+		}
+
+	}
+
+	/**
+	 * The form login whose attempts login protection counts (Spring Security's defaults).
+	 */
+	public static class FormLogin {
+
+		/**
+		 * The path login forms are posted to.
+		 */
+		private String path = "/login";
+
+		/**
+		 * The form parameter that names the account.
+		 */
+		private String usernameParameter = "username";
+
+		/**
+		 * Where a failed form login redirects: such a redirect counts as a 401.
+		 */
+		private String failureUrl = "/login?error";
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public String getUsernameParameter() {
+			return this.usernameParameter;
+		}
+
+		public void setUsernameParameter(String usernameParameter) {
+			this.usernameParameter = usernameParameter;
+		}
+
+		public String getFailureUrl() {
+			return this.failureUrl;
+		}
+
+		public void setFailureUrl(String failureUrl) {
+			this.failureUrl = failureUrl;
 		}
 
 	}

@@ -96,6 +96,7 @@ public final class ControlInput {
 			case ORG -> "acme";
 			case TOKEN -> "t-0123456789abcdef0123456789abcdef";
 			case IP -> "198.51.100.7";
+			case ACCOUNT -> "#3q2-7wEtmXWmJvGQHz9Nkg";
 		};
 	}
 

@@ -209,9 +209,13 @@ public final class RuntimeControl implements AutoCloseable {
 	/** Counts a refusal of a caller towards a ban, when its tier or group bans. Never blocks. */
 	public void refused(Identity identity, String tier, String group) {
 		BanRule rule = this.banRules.ruleFor(tier, group);
-		if (rule == null) {
-			return;
+		if (rule != null) {
+			refused(identity, rule);
 		}
+	}
+
+	/** Counts a refusal of a caller towards a ban by a rule of its own (login protection's). Never blocks. */
+	public void refused(Identity identity, BanRule rule) {
 		String subject = Subject.banKey(identity);
 		try {
 			this.store.recordRefusal(subject, rule).whenComplete((ban, failure) -> {

@@ -28,6 +28,7 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
@@ -82,6 +83,8 @@ public final class RateLimiter {
 
 	private final FailureModeLog failureModeLog;
 
+	private final @Nullable LoginProtection loginProtection;
+
 	/**
 	 * Creates a limiter.
 	 * @param identifier identifies callers
@@ -109,7 +112,8 @@ public final class RateLimiter {
 	 */
 	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
 			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
-		this(identifier, new PolicyRegistry(policies), null, store, failureMode, fallbackStore, clock, maxWaiting);
+		this(identifier, new PolicyRegistry(policies), null, store, failureMode, fallbackStore, clock, maxWaiting,
+				null);
 	}
 
 	/**
@@ -125,12 +129,33 @@ public final class RateLimiter {
 	 */
 	public RateLimiter(CallerIdentifier identifier, RuntimeControl control, RateLimitStore store,
 			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
-		this(identifier, control.registry(), control, store, failureMode, fallbackStore, clock, maxWaiting);
+		this(identifier, control.registry(), control, store, failureMode, fallbackStore, clock, maxWaiting, null);
+	}
+
+	/**
+	 * Creates a limiter under runtime control that also protects logins: the attempts a gate before
+	 * authentication passes in ({@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)}) are
+	 * counted by {@code loginProtection}.
+	 * @param identifier identifies callers
+	 * @param control the runtime control
+	 * @param store the store that decides
+	 * @param failureMode what to do when the store cannot decide
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
+	 * @param loginProtection the budgets of failed logins, or {@code null} for none
+	 */
+	public RateLimiter(CallerIdentifier identifier, RuntimeControl control, RateLimitStore store,
+			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting,
+			@Nullable LoginProtection loginProtection) {
+		this(identifier, control.registry(), control, store, failureMode, fallbackStore, clock, maxWaiting,
+				loginProtection);
 	}
 
 	private RateLimiter(CallerIdentifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
 			RateLimitStore store, FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock,
-			int maxWaiting) {
+			int maxWaiting, @Nullable LoginProtection loginProtection) {
+		this.loginProtection = loginProtection;
 		this.registry = registry;
 		this.control = control;
 		this.topRefused = new TopRefused(TopRefused.DEFAULT_CAPACITY, TOP_REFUSED_PERIOD, clock);
@@ -185,9 +210,48 @@ public final class RateLimiter {
 		return decide(request, classification, CheckScope.ALL, decidedBefore);
 	}
 
+	/**
+	 * Decides the limits of a request in {@code scope} and, for a login attempt, the budgets of failed logins
+	 * of its address and of the account it tries ({@link LoginProtection}), whatever its group (an excluded
+	 * path included): a gate before authentication calls this with {@link CheckScope#OUTCOME_COUNTED}.
+	 * @param request the request
+	 * @param classification its classification
+	 * @param scope which of its limits to decide
+	 * @param attempt the login attempt, or {@code null} when the request presents no credentials
+	 * @return the decision
+	 */
+	public Decision decide(ClientRequest request, Classification classification, CheckScope scope,
+			@Nullable LoginAttempt attempt) {
+		return decide(request, classification, scope, Set.of(), attempt);
+	}
+
+	/**
+	 * Decides as {@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)} without blocking the
+	 * calling thread. The future never completes exceptionally.
+	 */
+	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
+			CheckScope scope, @Nullable LoginAttempt attempt) {
+		return decideAsync(request, classification, scope, Set.of(), attempt);
+	}
+
+	/** Whether login attempts are counted ({@code ratelimit.login-protection.enabled}). */
+	public boolean protectsLogins() {
+		return this.loginProtection != null;
+	}
+
+	/** The budgets of failed logins, or {@code null} when logins are not protected. */
+	public @Nullable LoginProtection loginProtection() {
+		return this.loginProtection;
+	}
+
 	private Decision decide(ClientRequest request, Classification classification, CheckScope scope,
 			Set<String> decidedBefore) {
-		Plan plan = plan(request, classification, scope, decidedBefore);
+		return decide(request, classification, scope, decidedBefore, null);
+	}
+
+	private Decision decide(ClientRequest request, Classification classification, CheckScope scope,
+			Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		Plan plan = plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision != null) {
 			return plan.decision;
 		}
@@ -226,7 +290,12 @@ public final class RateLimiter {
 
 	private CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			CheckScope scope, Set<String> decidedBefore) {
-		Plan plan = plan(request, classification, scope, decidedBefore);
+		return decideAsync(request, classification, scope, decidedBefore, null);
+	}
+
+	private CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
+			CheckScope scope, Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		Plan plan = plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision != null) {
 			return CompletableFuture.completedFuture(plan.decision);
 		}
@@ -245,7 +314,17 @@ public final class RateLimiter {
 	private Decision recorded(Decision decision) {
 		if (decision.outcome() == Outcome.REJECTED) {
 			this.topRefused.record(Subject.banKey(decision.identity()));
-			if (this.control != null) {
+			LoginProtection login = this.loginProtection;
+			PolicyState binding = decision.binding();
+			if (login != null && binding != null && login.owns(binding.policy())) {
+				login.refused(binding.policy());
+				// an address that keeps trying once its failures are spent is banned; one refused for the
+				// account it tries is not (the account's owner may be among them)
+				if (this.control != null && binding.policy() == login.perAddress() && login.bans() != null) {
+					this.control.refused(decision.identity(), login.bans());
+				}
+			}
+			else if (this.control != null) {
 				this.control.refused(decision.identity(), decision.identity().tier(),
 						decision.classification().group());
 			}
@@ -288,11 +367,19 @@ public final class RateLimiter {
 	}
 
 	private Plan plan(ClientRequest request, Classification classification, CheckScope scope,
-			Set<String> decidedBefore) {
+			Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
 		Identity identity = this.identifier.identify(request);
+		LoginProtection login = (attempt != null && scope != CheckScope.COUNTING_EVERY_RESPONSE)
+				? this.loginProtection : null;
+		if (classification.excluded() && login != null) {
+			// a password guessed through an excluded path (the Actuator's) is guessed all the same
+			List<LimitCheck> checks = new ArrayList<>(2);
+			addLoginChecks(checks, login, identity, attempt, classification);
+			return new Plan(identity, classification, checks, null, false, attempt.account());
+		}
 		if (classification.excluded()) {
 			return new Plan(identity, classification, List.of(), decision(Outcome.UNLIMITED, identity, classification),
-					false);
+					false, null);
 		}
 		PolicyTable table = this.registry.current();
 		List<Policy> applicable;
@@ -305,7 +392,7 @@ public final class RateLimiter {
 					// decided by rule alone: no store is asked
 					Outcome outcome = verdict.denied() ? Outcome.DENIED : Outcome.UNLIMITED;
 					return new Plan(identity, classification, List.of(), decision(outcome, identity, classification),
-							false);
+							false, null);
 				}
 				if (verdict.tier() != null) {
 					identity = identity.withTier(verdict.tier());
@@ -315,7 +402,7 @@ public final class RateLimiter {
 			if (ban != null) {
 				Decision banned = new Decision(Outcome.BANNED, identity, classification, List.of(), null,
 						ban.secondsLeft(this.clock.millis()), null, this.clock.instant());
-				return new Plan(identity, classification, List.of(), banned, false);
+				return new Plan(identity, classification, List.of(), banned, false, null);
 			}
 			applicable = control.policies(identity, classification.group());
 		}
@@ -330,7 +417,7 @@ public final class RateLimiter {
 					&& (decidedBefore.isEmpty() || !decidedBefore.contains(limitKey(policy, id)))) {
 				Decision blocked = addCheck(checks, policy, id, identity, classification, maxWait);
 				if (blocked != null) {
-					return new Plan(identity, classification, List.of(), blocked, false);
+					return new Plan(identity, classification, List.of(), blocked, false, null);
 				}
 			}
 		}
@@ -344,16 +431,19 @@ public final class RateLimiter {
 			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
 					maxWait);
 			if (blocked != null) {
-				return new Plan(identity, classification, List.of(), blocked, false);
+				return new Plan(identity, classification, List.of(), blocked, false, null);
 			}
 		}
 		Policy concurrency = table.groupConcurrency(classification.group(), perUser);
 		if (concurrency != null && scope.covers(false)) {
 			addCheck(checks, concurrency, identity.idFor(concurrency.dimension()), identity, classification, 0);
 		}
+		if (login != null) {
+			addLoginChecks(checks, login, identity, attempt, classification);
+		}
 		if (checks.isEmpty()) {
 			return new Plan(identity, classification, checks, decision(Outcome.UNLIMITED, identity, classification),
-					false);
+					false, null);
 		}
 		boolean waitingSlot = false;
 		if (maxWait > 0) {
@@ -365,7 +455,19 @@ public final class RateLimiter {
 						? new LimitCheck(check.policy(), check.key(), check.cost(), check.enforced()) : check);
 			}
 		}
-		return new Plan(identity, classification, checks, null, waitingSlot);
+		return new Plan(identity, classification, checks, null, waitingSlot,
+				(attempt != null) ? attempt.account() : null);
+	}
+
+	// the budgets of failed logins: one token each, whatever the request's cost, and never a wait
+	private static void addLoginChecks(List<LimitCheck> checks, LoginProtection login, Identity identity,
+			LoginAttempt attempt, Classification classification) {
+		checks.add(LimitCheck.enforced(login.perAddress(), login.perAddress().storeKey(StoreKeys.escape(identity.ip())),
+				1));
+		Policy perAccount = login.perAccount();
+		if (perAccount != null && attempt.account() != null) {
+			checks.add(LimitCheck.enforced(perAccount, perAccount.storeKey(StoreKeys.escape(attempt.account())), 1));
+		}
 	}
 
 	// adds the check of one policy; answers the decision when the policy blocks the request outright
@@ -422,7 +524,8 @@ public final class RateLimiter {
 			List<BandwidthResult> results = storeDecision.results().get(i).bandwidths();
 			Policy policy = check.policy();
 			Mode mode = policy.mode();
-			String id = plan.identity.idFor(policy.dimension());
+			String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account
+					: plan.identity.idFor(policy.dimension());
 			for (int b = 0; b < results.size(); b++) {
 				BandwidthResult result = results.get(b);
 				boolean violated = !admitted && check.enforced() && result.wasShort();
@@ -552,8 +655,11 @@ public final class RateLimiter {
 		return this.control;
 	}
 
+	/**
+	 * @param account the hash of the account a login attempt tries, the id of its account check
+	 */
 	private record Plan(Identity identity, Classification classification, List<LimitCheck> checks,
-			@Nullable Decision decision, boolean waitingSlot) {
+			@Nullable Decision decision, boolean waitingSlot, @Nullable String account) {
 	}
 
 }

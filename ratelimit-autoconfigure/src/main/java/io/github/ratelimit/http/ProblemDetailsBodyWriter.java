@@ -203,6 +203,8 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			case ORG -> detail.append("for org '").append(capped(id, MAX_ID_LENGTH)).append('\'');
 			// the id of a token is a hash of the credential: still a secret's fingerprint, never shown
 			case TOKEN -> detail.append("for this API key");
+			// a hash of the user name tried: the account is named by whoever knows it, never by us
+			case ACCOUNT -> detail.append("of failed logins for this account");
 			case IP -> {
 				if (ClientIpResolver.UNKNOWN.equals(id)) {
 					detail.append("for an unknown client address");

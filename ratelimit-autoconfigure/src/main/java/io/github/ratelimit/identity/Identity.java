@@ -26,6 +26,8 @@ public record Identity(@Nullable String user, @Nullable String org, @Nullable St
 			case ORG -> this.org;
 			case TOKEN -> this.token;
 			case IP -> this.ip;
+			// only a login attempt names an account, never a verified caller
+			case ACCOUNT -> null;
 		};
 	}
 

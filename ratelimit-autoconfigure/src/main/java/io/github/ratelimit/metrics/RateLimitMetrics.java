@@ -18,6 +18,7 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -40,7 +41,10 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
  * <li>{@value #WAITING} (gauge): requests waiting for their tokens now ({@code max-wait});</li>
  * <li>{@value #BANS} (counter): bans this instance started;</li>
  * <li>{@value #BANS_NOT_STARTED} (counter): refusals that would have started a ban while
- * {@code ratelimit.bans.max-active} were in force.</li>
+ * {@code ratelimit.bans.max-active} were in force;</li>
+ * <li>{@value #LOGIN_FAILURES} (counter): failed login attempts counted ({@code ratelimit.login-protection});</li>
+ * <li>{@value #LOGIN_REFUSED} (counter, tag {@code scope}: {@code address} or {@code account}): login attempts
+ * refused before authentication because their address, or the account they tried, spent its failures.</li>
  * </ul>
  * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
  */
@@ -61,6 +65,10 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	public static final String BANS = "ratelimit.bans.started";
 
 	public static final String BANS_NOT_STARTED = "ratelimit.bans.not-started";
+
+	public static final String LOGIN_FAILURES = "ratelimit.login.failures";
+
+	public static final String LOGIN_REFUSED = "ratelimit.login.refused";
 
 	private static final String NONE = "none";
 
@@ -114,6 +122,20 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 				.register(registry);
 			FunctionCounter.builder(BANS_NOT_STARTED, this.control, RuntimeControl::bansNotStarted)
 				.description("Refusals that would have started a ban while ratelimit.bans.max-active were in force")
+				.register(registry);
+		}
+		LoginProtection login = this.limiter.loginProtection();
+		if (login != null) {
+			FunctionCounter.builder(LOGIN_FAILURES, login, LoginProtection::failuresCounted)
+				.description("Failed login attempts counted")
+				.register(registry);
+			FunctionCounter.builder(LOGIN_REFUSED, login, LoginProtection::addressesThrottled)
+				.description("Login attempts refused because their address spent its failed attempts")
+				.tag("scope", "address")
+				.register(registry);
+			FunctionCounter.builder(LOGIN_REFUSED, login, LoginProtection::accountsThrottled)
+				.description("Login attempts refused because the account they tried spent its failed attempts")
+				.tag("scope", "account")
 				.register(registry);
 		}
 		this.registry = registry;

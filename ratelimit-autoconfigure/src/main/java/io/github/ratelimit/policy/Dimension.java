@@ -20,6 +20,12 @@ public enum Dimension {
 	/** The credential itself (a hash of it), for integration keys shared by several callers. */
 	TOKEN,
 
+	/**
+	 * The account a login attempt names (a hash of the user name tried, never verified): only the limits of
+	 * {@code ratelimit.login-protection} count here, never a tier's.
+	 */
+	ACCOUNT,
+
 	/** The client address, grouped by prefix for IPv6. */
 	IP;
 
@@ -30,10 +36,21 @@ public enum Dimension {
 		return this.key;
 	}
 
-	/** Returns the dimension named {@code key} (case-insensitive), or {@code null}. */
+	/**
+	 * Whether the dimension counts callers that were not verified (an address, an account name tried), whose
+	 * ids anyone can mint: stores keep those buckets apart so a flood of them cannot evict the others.
+	 */
+	public boolean unverified() {
+		return this == IP || this == ACCOUNT;
+	}
+
+	/**
+	 * Returns the dimension named {@code key} (case-insensitive) that tiers, overrides and the endpoint take
+	 * (user, org, token, ip), or {@code null}.
+	 */
 	public static @Nullable Dimension fromKey(String key) {
 		for (Dimension dimension : values()) {
-			if (dimension.key.equalsIgnoreCase(key)) {
+			if (dimension != ACCOUNT && dimension.key.equalsIgnoreCase(key)) {
 				return dimension;
 			}
 		}

@@ -9,7 +9,11 @@ import org.springframework.security.core.userdetails.UserDetails;
 enum BehaviourUsers {
 
 	/** A premium user of org {@code acme}, by authorities. */
-	PAULA("paula", "paula-secret", "TIER_premium", "ORG_acme");
+	PAULA("paula", "paula-secret", "TIER_premium", "ORG_acme"),
+
+	/** Users whose passwords the login-protection tests guess, one per test so that no budget is shared. */
+	ANA("ana", "ana-secret"), BOB("bob", "bob-secret"), CARL("carl", "carl-secret"), DORA("dora", "dora-secret"),
+	EVE("eve", "eve-secret"), FRED("fred", "fred-secret"), VICTOR("victor", "victor-secret");
 
 	private final String name;
 

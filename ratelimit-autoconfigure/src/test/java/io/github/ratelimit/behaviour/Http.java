@@ -59,12 +59,29 @@ final class Http {
 	 * @return the reply
 	 */
 	static Reply sendJson(int port, String method, String path, @Nullable String json, String... headers) {
+		return sendBody(port, method, path, json, "application/json", headers);
+	}
+
+	/**
+	 * POSTs a form ({@code application/x-www-form-urlencoded}) through {@code 127.0.0.1}.
+	 * @param port the app's port
+	 * @param path the path and query
+	 * @param form the encoded form ({@code username=ana&password=x})
+	 * @param headers header names and values, alternating
+	 * @return the reply
+	 */
+	static Reply sendForm(int port, String path, String form, String... headers) {
+		return sendBody(port, "POST", path, form, "application/x-www-form-urlencoded", headers);
+	}
+
+	private static Reply sendBody(int port, String method, String path, @Nullable String body, String contentType,
+			String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.timeout(TIMEOUT)
-			.method(method, (json != null) ? HttpRequest.BodyPublishers.ofString(json)
+			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
 					: HttpRequest.BodyPublishers.noBody());
-		if (json != null) {
-			builder.header("Content-Type", "application/json");
+		if (body != null) {
+			builder.header("Content-Type", contentType);
 		}
 		if (headers.length > 0) {
 			builder.headers(headers);

@@ -44,7 +44,7 @@ public class MvcBehaviourApplication {
 
 	@Bean
 	InMemoryUserDetailsManager users() {
-		return new InMemoryUserDetailsManager(BehaviourUsers.PAULA.toUserDetails());
+		return new InMemoryUserDetailsManager(java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
 	}
 
 	@Bean

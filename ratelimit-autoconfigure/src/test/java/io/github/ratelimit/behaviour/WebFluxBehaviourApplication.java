@@ -57,7 +57,7 @@ public class WebFluxBehaviourApplication {
 
 	@Bean
 	MapReactiveUserDetailsService users() {
-		return new MapReactiveUserDetailsService(BehaviourUsers.PAULA.toUserDetails());
+		return new MapReactiveUserDetailsService(java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
 	}
 
 	@Bean

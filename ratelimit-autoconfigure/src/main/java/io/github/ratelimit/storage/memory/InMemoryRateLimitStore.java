@@ -262,7 +262,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 * from those of verified callers, which a flood of addresses must not evict.
 	 */
 	private Cache<String, Entry> partition(Policy policy) {
-		return (policy.dimension() == Dimension.IP) ? this.addresses : this.identified;
+		return policy.dimension().unverified() ? this.addresses : this.identified;
 	}
 
 	private void identifiedEvicted() {

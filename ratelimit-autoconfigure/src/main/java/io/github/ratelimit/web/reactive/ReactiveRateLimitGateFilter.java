@@ -30,6 +30,7 @@ import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.CheckScope;
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
@@ -40,6 +41,7 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.LoginAttempts;
 
 /**
  * The gate before authentication for WebFlux, the twin of the servlet gate: ordered before Spring Security's
@@ -94,6 +96,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 
 	private final @Nullable RateLimiter limiter;
 
+	private final @Nullable LoginAttempts loginAttempts;
+
 	private final Scheduler scheduler = Schedulers.parallel();
 
 	/**
@@ -126,6 +130,26 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
 			@Nullable RateLimiter limiter) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, order, limiter, null);
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome and, when the limiter protects
+	 * logins ({@link RateLimiter#protectsLogins()}), the budgets of failed logins of every login attempt.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses by address rule or ban
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param order the filter's order
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
+	 * {@link ReactiveRateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not protected
+	 */
+	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
+			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts) {
 		Assert.notNull(gate, "'gate' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(openPaths, "'openPaths' must not be null");
@@ -140,12 +164,13 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		this.listener = listener;
 		this.order = order;
 		this.limiter = limiter;
+		this.loginAttempts = (limiter != null && limiter.protectsLogins()) ? loginAttempts : null;
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
-		if (!this.gate.active() && !countsByOutcome()) {
+		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
 			return chain.filter(exchange);
 		}
 		long start = System.nanoTime();
@@ -154,26 +179,37 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			return refuse(exchange, refusal);
 		}
-		if (!countsByOutcome()) {
+		if (!countsByOutcome() && this.loginAttempts == null) {
 			return chain.filter(exchange);
 		}
+		return attempt(exchange).flatMap((tried) -> {
+			LoginAttempt attempt = tried.orElse(null);
+			if (!countsByOutcome() && attempt == null) {
+				return chain.filter(exchange);
+			}
+			return decideAndRun(exchange, chain, attempt, start);
+		});
+	}
+
+	private Mono<Void> decideAndRun(ServerWebExchange exchange, WebFilterChain chain, @Nullable LoginAttempt attempt,
+			long start) {
 		return Mono.defer(() -> {
 			RequestLifecycle lifecycle = new RequestLifecycle();
 			// until the chain runs, nothing ran
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
-			return decideOutcomeCounted(exchange, lifecycle)
+			return decideOutcomeCounted(exchange, lifecycle, attempt)
 				.flatMap((decided) -> {
 					Decision decision = decided.orElse(null);
 					if (decision == null || decision.outcome() == Outcome.UNLIMITED) {
 						// nothing counted by outcome here: the filter after authentication decides and reports
-						return run(exchange, chain, lifecycle, status);
+						return run(exchange, chain, lifecycle, status, attempt);
 					}
 					this.headers.write(decision, exchange.getResponse().getHeaders()::set);
 					if (!decision.outcome().admits()) {
 						this.listener.onDecision(decision, System.nanoTime() - start);
 						return refuse(exchange, decision);
 					}
-					return run(exchange, chain, lifecycle, status);
+					return run(exchange, chain, lifecycle, status, attempt);
 				})
 				// decided, failed or cancelled (while deciding or in the rest of the chain)
 				.doFinally((signal) -> lifecycle.end(status.get()));
@@ -188,19 +224,49 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	 * Decides the limits that count by outcome by the client address. A request that is excluded, or whose
 	 * decision failed, has none here (it is decided whole by the filter after authentication).
 	 */
-	private Mono<Optional<Decision>> decideOutcomeCounted(ServerWebExchange exchange, RequestLifecycle lifecycle) {
+	/**
+	 * The login attempt the request makes, if any; a form login's user name is read from the form, which
+	 * Spring Security's form login reads again after us (the exchange keeps it).
+	 */
+	private Mono<Optional<LoginAttempt>> attempt(ServerWebExchange exchange) {
+		LoginAttempts attempts = this.loginAttempts;
+		if (attempts == null) {
+			return Mono.just(Optional.empty());
+		}
+		try {
+			ServerHttpRequest request = exchange.getRequest();
+			PathContainer path = request.getPath().pathWithinApplication();
+			ReactiveClientRequest client = new ReactiveClientRequest(request, path.value(), null);
+			if (!attempts.readsForm(request.getMethod().name(), path)) {
+				return Mono.just(Optional.ofNullable(attempts.attempt(client, path, (name) -> null)));
+			}
+			return exchange.getFormData()
+				.map((form) -> Optional.ofNullable(attempts.attempt(client, path, form::getFirst)))
+				.onErrorResume((ex) -> {
+					logger.debug("Could not read a login form; counting the attempt without its account", ex);
+					return Mono.just(Optional.of(LoginAttempt.ANONYMOUS));
+				});
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate could not read a login attempt; counting it without its account", ex);
+			return Mono.just(Optional.of(LoginAttempt.ANONYMOUS));
+		}
+	}
+
+	private Mono<Optional<Decision>> decideOutcomeCounted(ServerWebExchange exchange, RequestLifecycle lifecycle,
+			@Nullable LoginAttempt attempt) {
 		CompletableFuture<Optional<Decision>> decision;
 		try {
 			ServerHttpRequest request = exchange.getRequest();
 			PathContainer path = request.getPath().pathWithinApplication();
 			Classification classification = this.classifier.classify(request.getMethod().name(), path);
-			if (classification.excluded()) {
+			if (classification.excluded() && attempt == null) {
 				return Mono.just(Optional.empty());
 			}
 			// told on the store's side of the future: a decision that arrives after a cancellation is given back
 			decision = this.limiter
 				.decideAsync(new ReactiveClientRequest(request, path.value(), null), classification,
-						CheckScope.OUTCOME_COUNTED)
+						CheckScope.OUTCOME_COUNTED, attempt)
 				.thenApply((decided) -> {
 					lifecycle.decided(decided);
 					if (decided.outcome() != Outcome.UNLIMITED) {
@@ -225,19 +291,38 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	 * response's when the chain completes, the error's (500 when it names none) when it fails, and none when
 	 * it is cancelled (a client that went away stays counted).
 	 */
-	private static Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
-			AtomicInteger status) {
+	private Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
+			AtomicInteger status, @Nullable LoginAttempt attempt) {
 		status.set(Completion.UNKNOWN);
 		lifecycle.waitOver();
 		Mono<Void> rest = chain.filter(exchange);
 		if (!lifecycle.countsByOutcome()) {
 			return rest;
 		}
+		ServerHttpRequest request = exchange.getRequest();
+		boolean formLogin = attempt != null
+				&& this.loginAttempts.isFormLogin(request.getMethod().name(), request.getPath().pathWithinApplication());
 		return rest.doOnSuccess((ignored) -> {
+			if (exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE)) {
+				status.set(Completion.NOT_RUN);
+				return;
+			}
 			HttpStatusCode code = exchange.getResponse().getStatusCode();
-			status.set(exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE) ? Completion.NOT_RUN
-					: (code != null) ? code.value() : 200);
-		}).doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+			status.set(settled(exchange, attempt, formLogin, (code != null) ? code.value() : 200));
+		})
+			.doOnError((ex) -> status.set(settled(exchange, attempt, formLogin,
+					(ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500)));
+	}
+
+	// a failed form login redirects: it counts as a 401
+	private int settled(ServerWebExchange exchange, @Nullable LoginAttempt attempt, boolean formLogin, int status) {
+		if (attempt == null) {
+			return status;
+		}
+		int outcome = this.loginAttempts.outcome(formLogin, status,
+				exchange.getResponse().getHeaders().getFirst(HttpHeaders.LOCATION));
+		this.limiter.loginProtection().attempted(outcome);
+		return outcome;
 	}
 
 	private @Nullable Decision check(ServerHttpRequest request) {

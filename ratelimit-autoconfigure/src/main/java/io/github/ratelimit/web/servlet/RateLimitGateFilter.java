@@ -22,6 +22,7 @@ import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.CheckScope;
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
@@ -32,6 +33,7 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.LoginAttempts;
 
 /**
  * The gate before authentication for Spring MVC: runs before Spring Security's filter chain and refuses, by
@@ -86,6 +88,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 
 	private final @Nullable RateLimiter limiter;
 
+	private final @Nullable LoginAttempts loginAttempts;
+
 	/**
 	 * Creates a gate filter.
 	 * @param gate decides by address
@@ -114,6 +118,25 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
 			@Nullable RateLimiter limiter) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, limiter, null);
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome and, when the limiter protects
+	 * logins ({@link RateLimiter#protectsLogins()}), the budgets of failed logins of every login attempt.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses by address rule or ban
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
+	 * {@link RateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not protected
+	 */
+	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
+			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts) {
 		Assert.notNull(gate, "'gate' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(openPaths, "'openPaths' must not be null");
@@ -127,13 +150,14 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
 		this.limiter = limiter;
+		this.loginAttempts = (limiter != null && limiter.protectsLogins()) ? loginAttempts : null;
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
-		if (!this.gate.active() && !countsByOutcome()) {
+		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
 			chain.doFilter(request, response);
 			return;
 		}
@@ -144,12 +168,15 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			refuse(request, response, refusal);
 			return;
 		}
-		if (!countsByOutcome()) {
+		PathContainer path = pathOf(request);
+		LoginAttempt attempt = attempt(request, path);
+		if (!countsByOutcome() && attempt == null) {
 			chain.doFilter(request, response);
 			return;
 		}
+		boolean formLogin = attempt != null && this.loginAttempts.isFormLogin(request.getMethod(), path);
 		RequestLifecycle lifecycle = new RequestLifecycle();
-		Decision decision = decideOutcomeCounted(request, response, lifecycle, start);
+		Decision decision = decideOutcomeCounted(request, response, lifecycle, start, path, attempt);
 		if (decision != null && !decision.outcome().admits()) {
 			lifecycle.end(Completion.NOT_RUN);
 			refuse(request, response, decision);
@@ -166,9 +193,14 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		finally {
 			if (!endsAsync) {
 				// the status Security wrote for a refusal (401, 403) settles the reservation like any other
-				lifecycle.end((request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN
+				int status = (request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN
 						: (returned || response.isCommitted()) ? response.getStatus()
-								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+				if (attempt != null && status != Completion.NOT_RUN) {
+					status = this.loginAttempts.outcome(formLogin, status, response.getHeader(HttpHeaders.LOCATION));
+					this.limiter.loginProtection().attempted(status);
+				}
+				lifecycle.end(status);
 			}
 		}
 	}
@@ -182,16 +214,17 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	 * the limiter failed (the request goes on, and the {@link RateLimitFilter} decides it whole).
 	 */
 	private @Nullable Decision decideOutcomeCounted(HttpServletRequest request, HttpServletResponse response,
-			RequestLifecycle lifecycle, long start) {
+			RequestLifecycle lifecycle, long start, @Nullable PathContainer path, @Nullable LoginAttempt attempt) {
 		try {
-			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
-				.pathWithinApplication();
+			if (path == null) {
+				return null;
+			}
 			Classification classification = this.classifier.classify(request.getMethod(), path);
-			if (classification.excluded()) {
+			if (classification.excluded() && attempt == null) {
 				return null;
 			}
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
-					CheckScope.OUTCOME_COUNTED);
+					CheckScope.OUTCOME_COUNTED, attempt);
 			if (decision.outcome() == Outcome.UNLIMITED) {
 				// nothing counted by outcome here: the filter after authentication decides it whole
 				return null;
@@ -208,6 +241,32 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			logger.error("Rate-limit gate failed; letting the request through", ex);
 			lifecycle.end();
 			return null;
+		}
+	}
+
+	private static @Nullable PathContainer pathOf(HttpServletRequest request) {
+		try {
+			return RequestPath.parse(request.getRequestURI(), request.getContextPath()).pathWithinApplication();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate failed; letting the request through", ex);
+			return null;
+		}
+	}
+
+	/** The login attempt the request makes, or {@code null} (none, or logins are not protected). */
+	private @Nullable LoginAttempt attempt(HttpServletRequest request, @Nullable PathContainer path) {
+		LoginAttempts attempts = this.loginAttempts;
+		if (attempts == null || path == null) {
+			return null;
+		}
+		try {
+			// reading a form parameter parses a form body, as Spring Security's form login does after us
+			return attempts.attempt(new ServletClientRequest(request, path.value()), path, request::getParameter);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Rate-limit gate could not read a login attempt; counting it without its account", ex);
+			return LoginAttempt.ANONYMOUS;
 		}
 	}
 
