@@ -1,6 +1,7 @@
 package com.example.login;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -34,19 +35,44 @@ public class LoginApplication {
 	}
 
 	@Bean
-	PasswordEncoder passwordEncoder() {
-		return new BCryptPasswordEncoder();
+	CountingBCrypt passwordEncoder() {
+		return new CountingBCrypt();
 	}
 
 	@Bean
 	UserDetailsService users(PasswordEncoder passwordEncoder) {
 		return new InMemoryUserDetailsManager(
-				User.withUsername("alice").password(passwordEncoder.encode("secret")).authorities("USER").build());
+				User.withUsername("alice").password(passwordEncoder.encode("secret")).authorities("USER").build(),
+				User.withUsername("bob").password(passwordEncoder.encode("bob-secret")).authorities("USER").build());
 	}
 
 	@GetMapping("/api/whoami")
 	Map<String, Object> whoami(Authentication authentication) {
 		return Map.of("name", authentication.getName());
+	}
+
+	/** BCrypt that counts the passwords it checked: the work login protection spares. */
+	static class CountingBCrypt implements PasswordEncoder {
+
+		private final PasswordEncoder bcrypt = new BCryptPasswordEncoder();
+
+		private final AtomicInteger checks = new AtomicInteger();
+
+		@Override
+		public String encode(CharSequence rawPassword) {
+			return this.bcrypt.encode(rawPassword);
+		}
+
+		@Override
+		public boolean matches(CharSequence rawPassword, String encodedPassword) {
+			this.checks.incrementAndGet();
+			return this.bcrypt.matches(rawPassword, encodedPassword);
+		}
+
+		int checks() {
+			return this.checks.get();
+		}
+
 	}
 
 }
