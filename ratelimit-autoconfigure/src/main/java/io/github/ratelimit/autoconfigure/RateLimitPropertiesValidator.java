@@ -467,6 +467,13 @@ final class RateLimitPropertiesValidator {
 			return null;
 		}
 		String property = "ratelimit.login-protection";
+		if (!properties.getFilter().isGateEnabled()) {
+			// the gate before authentication is what counts attempts: without it nothing would be protected
+			throw new InvalidRateLimitConfigurationException(property + ".enabled", true,
+					"login protection needs the gate before authentication, which ratelimit.filter.gate-enabled=false "
+							+ "turns off",
+					"false");
+		}
 		Limit perAddress = failureLimit(property + ".per-address", login.getPerAddress(), "10/1m");
 		String perAccountText = login.getPerAccount();
 		Limit perAccount = (perAccountText == null || perAccountText.isBlank()
