@@ -544,6 +544,7 @@ final class RateLimitPropertiesValidator {
 			return null;
 		}
 		RateLimitProperties.FormLogin form = login.getFormLogin();
+		checkFormLogin("ratelimit.login-protection.form-login", form);
 		PathPattern formPath = pathPattern("ratelimit.login-protection.form-login.path", form.getPath());
 		List<PathPattern> paths = new ArrayList<>();
 		for (String path : login.getPaths()) {

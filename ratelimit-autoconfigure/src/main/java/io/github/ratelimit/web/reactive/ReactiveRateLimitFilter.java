@@ -11,10 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -33,7 +31,6 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -165,7 +162,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 					return Mono.just(Answer.PROCEED);
 				})
 				// outside the error handling above: an error of the application is not the limiter's
-				.flatMap((answer) -> (answer.refusal() != null) ? write(exchange.getResponse(), answer.refusal())
+				.flatMap((answer) -> (answer.refusal() != null)
+						? ReactiveRefusals.write(exchange.getResponse(), answer.refusal())
 						: proceed(exchange, chain, answer.waitMillis(), lifecycle, status))
 				// completed, failed or cancelled (while deciding, waiting or in the application)
 				.doFinally((signal) -> lifecycle.end(status.get()));
@@ -246,23 +244,12 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			return (decision.waitMillis() > 0) ? new Answer(null, decision.waitMillis()) : Answer.PROCEED;
 		}
 		exchange.getAttributes().put(ReactiveRateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
-		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
 		if (requestHeaders.getContentLength() > 0 || requestHeaders.containsHeader(HttpHeaders.TRANSFER_ENCODING)) {
 			// the body was never read: the connection cannot be reused until it is, so close it
 			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
-		byte[] body;
-		try {
-			body = this.bodyWriter.write(decision, requestId);
-			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
-		}
-		catch (RuntimeException ex) {
-			// the request is refused all the same: a broken body must not let it through
-			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
-			body = new byte[0];
-		}
-		return new Answer(body, 0);
+		return new Answer(ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter), 0);
 	}
 
 	/**
@@ -275,14 +262,6 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 		static final Answer PROCEED = new Answer(null, 0);
 
-	}
-
-	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {
-		response.getHeaders().setContentLength(body.length);
-		if (body.length == 0) {
-			return response.setComplete();
-		}
-		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body)));
 	}
 
 	@Override

@@ -9,10 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -37,7 +35,6 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.RequestLifecycle;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -349,26 +346,11 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		response.getHeaders().set(RequestIds.HEADER, requestId);
 		exchange.getAttributes().put(ReactiveRateLimitFilter.REQUEST_ID_ATTRIBUTE, requestId);
 		this.headers.write(decision, response.getHeaders()::set);
-		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
 		// a refusal before anything read the request: close the connection rather than reuse it (the request's
 		// body, if any, was never read), which also makes a denied or banned client pay a new connection per try
 		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
-		byte[] body;
-		try {
-			body = this.bodyWriter.write(decision, requestId);
-			response.getHeaders().setContentType(MediaType.parseMediaType(this.bodyWriter.contentType()));
-		}
-		catch (RuntimeException ex) {
-			// refused all the same: a broken body must not let the request through
-			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
-			body = new byte[0];
-		}
-		response.getHeaders().setContentLength(body.length);
-		if (body.length == 0) {
-			return response.setComplete();
-		}
-		byte[] bytes = body;
-		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(bytes)));
+		byte[] body = ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter);
+		return ReactiveRefusals.write(response, body);
 	}
 
 	@Override

@@ -11,11 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.github.ratelimit.policy.Classification;
@@ -24,7 +22,6 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -144,13 +141,6 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
-			RateLimitFilter.class.getClassLoader());
-
-	private static boolean hasBody(HttpServletRequest request) {
-		return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
-	}
-
 	/**
 	 * Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on,
 	 * holding nothing).
@@ -185,27 +175,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision decision,
 			String requestId) throws IOException {
-		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
-		if (hasBody(request)) {
-			// the body was never read: close rather than let the container read (swallow) the rest of it
-			// on a worker thread, which a client trickling its body would hold for as long as it likes
-			response.setHeader(HttpHeaders.CONNECTION, "close");
-			if (TOMCAT) {
-				TomcatRequests.closeWithoutReadingBody(request);
-			}
-		}
-		byte[] body;
-		try {
-			body = this.bodyWriter.write(decision, requestId);
-			response.setContentType(this.bodyWriter.contentType());
-		}
-		catch (RuntimeException ex) {
-			// the request is refused all the same: a broken body must neither let it through nor turn into a 500
-			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
-			body = new byte[0];
-		}
-		response.setContentLength(body.length);
-		response.getOutputStream().write(body);
+		ServletRefusals.write(request, response, decision, requestId, this.bodyWriter);
 	}
 
 }

@@ -14,7 +14,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.pattern.PathPattern;
 
@@ -29,7 +28,6 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.RequestLifecycle;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -71,8 +69,6 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 
 	private static final Logger logger = LoggerFactory.getLogger(RateLimitGateFilter.class);
 
-	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
-			RateLimitGateFilter.class.getClassLoader());
 
 	private final AddressGate gate;
 
@@ -293,26 +289,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
 		this.headers.write(decision, response::setHeader);
-		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
-		if (request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
-			// the body was never read: close rather than let the container swallow it on a worker thread
-			response.setHeader(HttpHeaders.CONNECTION, "close");
-			if (TOMCAT) {
-				TomcatRequests.closeWithoutReadingBody(request);
-			}
-		}
-		byte[] body;
-		try {
-			body = this.bodyWriter.write(decision, requestId);
-			response.setContentType(this.bodyWriter.contentType());
-		}
-		catch (RuntimeException ex) {
-			// refused all the same: a broken body must neither let the request through nor turn into a 500
-			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
-			body = new byte[0];
-		}
-		response.setContentLength(body.length);
-		response.getOutputStream().write(body);
+		ServletRefusals.write(request, response, decision, requestId, this.bodyWriter);
 	}
 
 }

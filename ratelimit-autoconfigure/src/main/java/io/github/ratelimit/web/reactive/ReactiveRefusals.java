@@ -1,0 +1,54 @@
+package io.github.ratelimit.web.reactive;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import reactor.core.publisher.Mono;
+
+import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.http.RateLimitStatus;
+import io.github.ratelimit.http.RejectionBodyWriter;
+
+/**
+ * Writes the status and body of a refusal, for the gate before authentication and the filter after it
+ * alike (their headers are written by each).
+ */
+final class ReactiveRefusals {
+
+	private static final Logger logger = LoggerFactory.getLogger(ReactiveRefusals.class);
+
+	private ReactiveRefusals() {
+	}
+
+	/**
+	 * Sets the status and content type of a refusal.
+	 * @return its body, empty when the body writer failed (the request is refused all the same)
+	 */
+	static byte[] prepare(ServerHttpResponse response, Decision decision, String requestId,
+			RejectionBodyWriter bodyWriter) {
+		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
+		try {
+			byte[] body = bodyWriter.write(decision, requestId);
+			response.getHeaders().setContentType(MediaType.parseMediaType(bodyWriter.contentType()));
+			return body;
+		}
+		catch (RuntimeException ex) {
+			// a broken body must neither let the request through nor turn into a 500
+			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
+			return new byte[0];
+		}
+	}
+
+	/** Writes the body of a refusal and completes the response. */
+	static Mono<Void> write(ServerHttpResponse response, byte[] body) {
+		response.getHeaders().setContentLength(body.length);
+		if (body.length == 0) {
+			return response.setComplete();
+		}
+		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body)));
+	}
+
+}
