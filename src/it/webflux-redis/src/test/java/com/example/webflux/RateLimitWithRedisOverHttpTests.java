@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -107,7 +108,21 @@ class RateLimitWithRedisOverHttpTests {
 			.header("X-Forwarded-For", forwardedFor)
 			.timeout(Duration.ofSeconds(10))
 			.build();
-		return client.send(request, HttpResponse.BodyHandlers.ofString());
+		try {
+			return client.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (HttpTimeoutException ex) {
+			// both apps run in this JVM: what their threads were doing says which side held the answer
+			StringBuilder dump = new StringBuilder("Request to port " + port + " timed out; threads:\n");
+			Thread.getAllStackTraces().forEach((thread, stack) -> {
+				dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+				for (StackTraceElement frame : stack) {
+					dump.append("    at ").append(frame).append('\n');
+				}
+			});
+			System.err.println(dump);
+			throw ex;
+		}
 	}
 
 }
