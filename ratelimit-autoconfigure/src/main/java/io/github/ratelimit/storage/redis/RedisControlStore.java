@@ -126,6 +126,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	private volatile @Nullable StatefulConnection<byte[], byte[]> connection;
 
+	private volatile boolean closed;
+
 	/**
 	 * Creates a store.
 	 * @param connector opens the store's connection
@@ -475,8 +477,11 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		return (this.clock != null) ? this.clock.getAsLong() : System.currentTimeMillis();
 	}
 
+	// not synchronized: a refresh connecting under the monitor (a connect may wait in Lettuce for seconds) must
+	// not hold up the context's shutdown; a connect that completes after this closes its own connection
 	@Override
-	public synchronized void close() {
+	public void close() {
+		this.closed = true;
 		StatefulConnection<byte[], byte[]> open = this.connection;
 		this.connection = null;
 		// at shutdown Boot's connection factory has usually closed its client, and with it this connection
@@ -506,6 +511,9 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	}
 
 	private synchronized StatefulConnection<byte[], byte[]> connection() {
+		if (this.closed) {
+			throw new StoreUnavailableException("The runtime control store is closed");
+		}
 		StatefulConnection<byte[], byte[]> open = this.connection;
 		if (open != null && open.isOpen()) {
 			return open;
@@ -521,6 +529,11 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		}
 		open.setTimeout(this.timeout);
 		this.connection = open;
+		if (this.closed) {
+			this.connection = null;
+			open.close();
+			throw new StoreUnavailableException("The runtime control store is closed");
+		}
 		return open;
 	}
 

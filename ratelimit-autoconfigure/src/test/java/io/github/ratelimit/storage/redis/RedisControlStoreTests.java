@@ -6,10 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +37,7 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
@@ -92,6 +99,37 @@ class RedisControlStoreTests {
 		for (int i = this.resources.size() - 1; i >= 0; i--) {
 			this.resources.get(i).close();
 		}
+	}
+
+	@Test
+	void closingDoesNotWaitForAConnectUnderWayAndTheConnectionItOpensIsClosed() throws Exception {
+		CountDownLatch connecting = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicReference<StatefulConnection<byte[], byte[]>> opened = new AtomicReference<>();
+		RedisConnector slow = () -> {
+			connecting.countDown();
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			opened.set(RedisConnector.of(this.client).connect());
+			return opened.get();
+		};
+		RedisControlStore store = new RedisControlStore(slow, this.prefix, Duration.ofSeconds(2), this.time::millis);
+		CompletableFuture<Long> refresh = CompletableFuture
+			.supplyAsync(store::version);
+		assertThat(connecting.await(10, TimeUnit.SECONDS)).isTrue();
+		// a refresh holds the store while Lettuce connects: shutting the context down must not wait for it
+		CompletableFuture<Void> closing = CompletableFuture.runAsync(store::close);
+		closing.get(10, TimeUnit.SECONDS);
+		release.countDown();
+		assertThat(refresh).failsWithin(Duration.ofSeconds(10))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(StoreUnavailableException.class);
+		assertThat(opened.get()).isNotNull();
+		assertThat(opened.get().isOpen()).as("the connection opened after close").isFalse();
 	}
 
 	@Test
