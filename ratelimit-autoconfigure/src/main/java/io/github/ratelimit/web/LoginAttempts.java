@@ -106,15 +106,40 @@ public final class LoginAttempts {
 	 * @param location the response's {@code Location} header, or {@code null}
 	 */
 	public int outcome(boolean formLogin, int status, @Nullable String location) {
-		if (formLogin && status >= 300 && status < 400 && location != null && isFailureUrl(location)) {
+		return outcome(formLogin, status, location, "");
+	}
+
+	/**
+	 * The final status an attempt counts as, in an application under a context path.
+	 * @param formLogin whether the attempt was a form login
+	 * @param status the response's status
+	 * @param location the response's {@code Location} header, or {@code null}
+	 * @param contextPath the application's context path ({@code ""} for none)
+	 */
+	public int outcome(boolean formLogin, int status, @Nullable String location, String contextPath) {
+		if (formLogin && status >= 300 && status < 400 && location != null && isFailureUrl(location, contextPath)) {
 			return FORM_FAILURE_STATUS;
 		}
 		return status;
 	}
 
-	// "/login?error", or the same made absolute by the container ("http://host:8080/ctx/login?error")
-	private boolean isFailureUrl(String location) {
-		return location.equals(this.failureUrl) || location.endsWith(this.failureUrl);
+	// "/login?error", with the context path, made absolute or not by the container
+	// ("http://host:8080/ctx/login?error"); "/admin/login?error" is another page
+	private boolean isFailureUrl(String location, String contextPath) {
+		if (this.failureUrl.contains("://")) {
+			return location.equals(this.failureUrl);
+		}
+		String target = location;
+		int scheme = target.indexOf("://");
+		if (scheme > 0) {
+			int path = target.indexOf('/', scheme + 3);
+			target = (path >= 0) ? target.substring(path) : "/";
+		}
+		String failure = this.failureUrl;
+		if (!failure.startsWith("/")) {
+			return target.endsWith("/" + failure) || target.equals(failure);
+		}
+		return target.equals(contextPath + failure) || target.equals(failure);
 	}
 
 	private boolean matchesPath(PathContainer path) {

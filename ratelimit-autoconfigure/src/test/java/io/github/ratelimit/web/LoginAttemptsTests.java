@@ -178,6 +178,13 @@ class LoginAttemptsTests {
 	void otherRedirectsAndStatusesCountAsThemselves() {
 		// a successful form login redirects elsewhere
 		assertThat(this.attempts.outcome(true, 302, "/")).isEqualTo(302);
+		// another page whose path ends the same is no failure of this form
+		assertThat(this.attempts.outcome(true, 302, "/admin/login?error")).isEqualTo(302);
+		assertThat(this.attempts.outcome(true, 302, "/login?error=expired")).isEqualTo(302);
+		// under a context path, made absolute by the container or not
+		assertThat(this.attempts.outcome(true, 302, "/app/login?error", "/app")).isEqualTo(401);
+		assertThat(this.attempts.outcome(true, 302, "https://example.com/app/login?error", "/app")).isEqualTo(401);
+		assertThat(this.attempts.outcome(true, 302, "/other/login?error", "/app")).isEqualTo(302);
 		assertThat(this.attempts.outcome(true, 302, null)).isEqualTo(302);
 		// a request that was no form login is not read as one
 		assertThat(this.attempts.outcome(false, 302, "/login?error")).isEqualTo(302);

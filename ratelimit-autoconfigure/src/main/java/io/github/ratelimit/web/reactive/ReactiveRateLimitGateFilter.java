@@ -317,7 +317,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			return status;
 		}
 		int outcome = this.loginAttempts.outcome(formLogin, status,
-				exchange.getResponse().getHeaders().getFirst(HttpHeaders.LOCATION));
+				exchange.getResponse().getHeaders().getFirst(HttpHeaders.LOCATION),
+				exchange.getRequest().getPath().contextPath().value());
 		this.limiter.loginProtection().attempted(outcome);
 		return outcome;
 	}

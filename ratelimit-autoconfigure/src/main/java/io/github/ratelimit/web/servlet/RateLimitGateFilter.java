@@ -193,7 +193,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 						: (returned || response.isCommitted()) ? response.getStatus()
 								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
 				if (attempt != null && status != Completion.NOT_RUN) {
-					status = this.loginAttempts.outcome(formLogin, status, response.getHeader(HttpHeaders.LOCATION));
+					status = this.loginAttempts.outcome(formLogin, status, response.getHeader(HttpHeaders.LOCATION),
+							request.getContextPath());
 					this.limiter.loginProtection().attempted(status);
 				}
 				lifecycle.end(status);
