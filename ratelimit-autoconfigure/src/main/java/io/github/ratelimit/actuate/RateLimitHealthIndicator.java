@@ -18,12 +18,14 @@ import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
 /**
- * The health of the rate-limit store. It is {@value #DEGRADED}, not {@code DOWN}, while a Redis store is
- * not connected or its circuit breaker is not closed, and while the failure mode decided requests within
- * {@link FailureModeLog#RECENT} (whatever the store): requests still get an answer (the failure mode's),
- * so a Redis outage does not take the application out of its load balancer. Boot's aggregate status
- * ignores a status missing from {@code management.endpoint.health.status.order}; to let it count, add it
- * there (and map it in {@code management.endpoint.health.status.http-mapping.degraded=503}).
+ * The health of the rate-limit store. It is {@value #DEGRADED}, not {@code DOWN}, while a
+ * Redis store is not connected or its circuit breaker is not closed, and while the
+ * failure mode decided requests within {@link FailureModeLog#RECENT} (whatever the
+ * store): requests still get an answer (the failure mode's), so a Redis outage does not
+ * take the application out of its load balancer. Boot's aggregate status ignores a status
+ * missing from {@code management.endpoint.health.status.order}; to let it count, add it
+ * there (and map it in
+ * {@code management.endpoint.health.status.http-mapping.degraded=503}).
  */
 public class RateLimitHealthIndicator implements HealthIndicator {
 
@@ -44,8 +46,9 @@ public class RateLimitHealthIndicator implements HealthIndicator {
 	 * Creates an indicator.
 	 * @param store the store
 	 * @param failureMode the configured failure mode
-	 * @param failures the decisions the failure mode took ({@link RateLimiter#failureModeLog()}), or
-	 * {@code null} to report the store's connection and breaker only
+	 * @param failures the decisions the failure mode took
+	 * ({@link RateLimiter#failureModeLog()}), or {@code null} to report the store's
+	 * connection and breaker only
 	 */
 	public RateLimitHealthIndicator(RateLimitStore store, FailureMode failureMode, @Nullable FailureModeLog failures) {
 		this.store = store;

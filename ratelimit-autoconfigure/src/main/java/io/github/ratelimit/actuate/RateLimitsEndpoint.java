@@ -44,25 +44,29 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
  * The {@code ratelimits} Actuator endpoint. Not exposed unless the application exposes it
- * ({@code management.endpoints.web.exposure.include=ratelimits}); its writes are POST and DELETE
- * requests that Spring Security protects like any other Actuator operation.
+ * ({@code management.endpoints.web.exposure.include=ratelimits}); its writes are POST and
+ * DELETE requests that Spring Security protects like any other Actuator operation.
  * <ul>
- * <li>{@code GET /actuator/ratelimits}: the policy table, overrides, rules and bans in force, and the most
- * refused callers of this instance (this period and the last, 5 minutes each);</li>
- * <li>{@code GET /actuator/ratelimits/{user|org|key|ip}/{id}}: one identity's buckets, overrides and
- * ban;</li>
- * <li>{@code POST /actuator/ratelimits/overrides} {@code {dimension, id, limit, group?, expires?}};
- * {@code POST …/reset} {@code {dimension, id}}; {@code POST …/allow} {@code {subject, tier?, expires?}};
- * {@code POST …/deny} {@code {subject, expires?}};</li>
- * <li>{@code DELETE /actuator/ratelimits/overrides?dimension=&id=&group=}; {@code DELETE …/rules?subject=};
- * {@code DELETE …/bans?subject=}.</li>
+ * <li>{@code GET /actuator/ratelimits}: the policy table, overrides, rules and bans in
+ * force, and the most refused callers of this instance (this period and the last, 5
+ * minutes each);</li>
+ * <li>{@code GET /actuator/ratelimits/{user|org|key|ip}/{id}}: one identity's buckets,
+ * overrides and ban;</li>
+ * <li>{@code POST /actuator/ratelimits/overrides} {@code {dimension, id, limit, group?,
+ * expires?}}; {@code POST …/reset} {@code {dimension, id}}; {@code POST …/allow}
+ * {@code {subject, tier?, expires?}}; {@code POST …/deny} {@code {subject,
+ * expires?}};</li>
+ * <li>{@code DELETE /actuator/ratelimits/overrides?dimension=&id=&group=};
+ * {@code DELETE …/rules?subject=}; {@code DELETE …/bans?subject=}.</li>
  * </ul>
- * Keys are named by their SHA-256 or token id, never by the key itself; an {@code ip} id is the group the
- * limiter counts the address in (an IPv6 address its /64 by default), and answers show it so.
+ * Keys are named by their SHA-256 or token id, never by the key itself; an {@code ip} id
+ * is the group the limiter counts the address in (an IPv6 address its /64 by default),
+ * and answers show it so.
  * <p>
- * Every value is checked before anything is written: a bad one answers 400 with a message that names
- * the field and shows a valid value (for a limit, the reason the startup check gives); a store that
- * cannot answer, 503. Bad input is never a 503, and never a state that keeps later changes from applying.
+ * Every value is checked before anything is written: a bad one answers 400 with a message
+ * that names the field and shows a valid value (for a limit, the reason the startup check
+ * gives); a store that cannot answer, 503. Bad input is never a 503, and never a state
+ * that keeps later changes from applying.
  */
 @Endpoint(id = "ratelimits")
 public class RateLimitsEndpoint {
@@ -81,18 +85,18 @@ public class RateLimitsEndpoint {
 	private final ClientIpResolver ips;
 
 	/**
-	 * Creates the endpoint for clients grouped by the default prefixes (an IPv4 address is itself, an
-	 * IPv6 address its /64).
+	 * Creates the endpoint for clients grouped by the default prefixes (an IPv4 address
+	 * is itself, an IPv6 address its /64).
 	 */
 	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock) {
-		this(control, store, topRefused, clock,
-				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, ClientIpResolver.DEFAULT_IPV4_PREFIX,
-						ClientIpResolver.DEFAULT_IPV6_PREFIX));
+		this(control, store, topRefused, clock, new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES,
+				ClientIpResolver.DEFAULT_IPV4_PREFIX, ClientIpResolver.DEFAULT_IPV6_PREFIX));
 	}
 
 	/**
 	 * Creates the endpoint.
-	 * @param ips the resolver of the application: {@code ip} ids are read as the groups it counts clients in
+	 * @param ips the resolver of the application: {@code ip} ids are read as the groups
+	 * it counts clients in
 	 */
 	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock,
 			ClientIpResolver ips) {
@@ -138,7 +142,10 @@ public class RateLimitsEndpoint {
 			this.control.overridesOf(target.dimension(), target.id())
 				.forEach((group, policy) -> overrides.put(group, policy.limit().spec()));
 			body.put("overrides", overrides);
-			Ban ban = this.control.bans().stream().filter((b) -> b.subject().equals(target.banSubject())).findFirst()
+			Ban ban = this.control.bans()
+				.stream()
+				.filter((b) -> b.subject().equals(target.banSubject()))
+				.findFirst()
 				.orElse(null);
 			body.put("ban", (ban != null) ? ban(ban) : null);
 			List<LimitCheck> checks = checks(target);
@@ -194,7 +201,8 @@ public class RateLimitsEndpoint {
 			return unavailable(ex);
 		}
 		catch (RuntimeException ex) {
-			// a Redis client failure (timeout, connection) is the store not answering, not a bug of the caller
+			// a Redis client failure (timeout, connection) is the store not answering,
+			// not a bug of the caller
 			return unavailable(ex);
 		}
 	}
@@ -213,10 +221,12 @@ public class RateLimitsEndpoint {
 				}
 				case "rules" -> {
 					Subject ruleSubject = Target.subject(required("subject", subject, Target.SUBJECT_EXAMPLE));
-					yield ok(Map.of("deleted", this.control.deleteRule(ruleSubject), "subject", ruleSubject.toString()));
+					yield ok(
+							Map.of("deleted", this.control.deleteRule(ruleSubject), "subject", ruleSubject.toString()));
 				}
 				case "bans" -> {
-					String banSubject = Target.banSubject(required("subject", subject, Target.SUBJECT_EXAMPLE), this.ips);
+					String banSubject = Target.banSubject(required("subject", subject, Target.SUBJECT_EXAMPLE),
+							this.ips);
 					yield ok(Map.of("lifted", this.control.liftBan(banSubject), "subject", banSubject));
 				}
 				default -> notFound(section);
@@ -296,14 +306,16 @@ public class RateLimitsEndpoint {
 		return map;
 	}
 
-	/** The most refused callers of this instance: this period so far, and the last one. */
+	/**
+	 * The most refused callers of this instance: this period so far, and the last one.
+	 */
 	private Map<String, Object> top() {
 		Map<String, Object> top = new LinkedHashMap<>();
 		top.put("period", this.topRefused.period().toString());
 		top.put("current", Map.of("refusals", this.topRefused.currentTotal(), "callers",
 				callers(this.topRefused.current(TOP_SIZE))));
-		top.put("last", Map.of("refusals", this.topRefused.lastTotal(), "callers",
-				callers(this.topRefused.last(TOP_SIZE))));
+		top.put("last",
+				Map.of("refusals", this.topRefused.lastTotal(), "callers", callers(this.topRefused.last(TOP_SIZE))));
 		return top;
 	}
 
@@ -346,12 +358,16 @@ public class RateLimitsEndpoint {
 		return buckets;
 	}
 
-	/** Every bucket an identity has in one dimension: each tier's and group's, and its overrides'. */
+	/**
+	 * Every bucket an identity has in one dimension: each tier's and group's, and its
+	 * overrides'.
+	 */
 	private List<LimitCheck> checks(Target target) {
 		PolicyTable table = this.control.table();
 		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
 		String escaped = StoreKeys.escape(target.id());
-		// overrides first: a bucket an override shares with a tier limit is read with the override's limit
+		// overrides first: a bucket an override shares with a tier limit is read with the
+		// override's limit
 		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(target.dimension(), target.id()).values());
 		for (String tier : table.tiers()) {
 			for (String group : table.groups()) {
@@ -414,16 +430,18 @@ public class RateLimitsEndpoint {
 	}
 
 	/**
-	 * An expiry as a duration from now ({@code 1h}, {@code 7d}, {@code PT30M}) or an instant, in the future
-	 * and at most {@link ControlInput#MAX_EXPIRY} ahead; {@code null} for never. Computed without overflow:
-	 * a huge value is refused, not an {@link ArithmeticException}.
+	 * An expiry as a duration from now ({@code 1h}, {@code 7d}, {@code PT30M}) or an
+	 * instant, in the future and at most {@link ControlInput#MAX_EXPIRY} ahead;
+	 * {@code null} for never. Computed without overflow: a huge value is refused, not an
+	 * {@link ArithmeticException}.
 	 */
 	private @Nullable Instant expiry(@Nullable String expires) {
 		if (expires == null || expires.isBlank()) {
 			return null;
 		}
 		String text = expires.strip();
-		// to the millisecond, as stores keep it: the answer shows what every instance lists
+		// to the millisecond, as stores keep it: the answer shows what every instance
+		// lists
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
 		Duration duration = duration(text);
 		if (duration != null) {
@@ -475,7 +493,8 @@ public class RateLimitsEndpoint {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("error", (ex.getMessage() != null) ? ex.getMessage() : "Bad request");
 		if (ex instanceof InvalidControlInputException invalid) {
-			// "property", as the answer has always named it: the input field, named as in the message
+			// "property", as the answer has always named it: the input field, named as in
+			// the message
 			body.put("property", invalid.getField());
 			body.put("reason", invalid.getReason());
 			body.put("example", invalid.getExample());

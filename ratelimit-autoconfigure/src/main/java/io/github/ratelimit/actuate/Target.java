@@ -9,10 +9,11 @@ import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Dimension;
 
 /**
- * Whom an endpoint call names: a dimension and an id as the limiter keys them ({@code key} ids are token
- * ids, whichever way the key was named; {@code ip} ids the client group an address is counted in, so an
- * IPv6 address is its /64 by default), and the identity's ban subject. Whatever the limiter would never
- * match is refused, with the form to use, rather than set and silently never applied.
+ * Whom an endpoint call names: a dimension and an id as the limiter keys them
+ * ({@code key} ids are token ids, whichever way the key was named; {@code ip} ids the
+ * client group an address is counted in, so an IPv6 address is its /64 by default), and
+ * the identity's ban subject. Whatever the limiter would never match is refused, with the
+ * form to use, rather than set and silently never applied.
  *
  * @param dimension the dimension
  * @param id the id in it
@@ -25,7 +26,8 @@ record Target(Dimension dimension, String id, String banSubject) {
 
 	/**
 	 * Reads a target.
-	 * @param dimension {@code user}, {@code org}, {@code key} (or {@code token}) or {@code ip}
+	 * @param dimension {@code user}, {@code org}, {@code key} (or {@code token}) or
+	 * {@code ip}
 	 * @param id the id; for a key its SHA-256 or token id; for ip an address or its group
 	 * @param ips how the limiter groups client addresses
 	 * @throws InvalidControlInputException naming the field, with the form to use
@@ -62,8 +64,8 @@ record Target(Dimension dimension, String id, String banSubject) {
 
 	/**
 	 * A ban subject as an operator writes it ({@code ip:203.0.113.7}, {@code user:alice},
-	 * {@code key:<sha-256>}; a bare address means {@code ip:}), as bans are kept: an address as the group it
-	 * is counted in.
+	 * {@code key:<sha-256>}; a bare address means {@code ip:}), as bans are kept: an
+	 * address as the group it is counted in.
 	 * @throws InvalidControlInputException naming the field, with the form to use
 	 */
 	static String banSubject(String text, ClientIpResolver ips) {
@@ -78,8 +80,8 @@ record Target(Dimension dimension, String id, String banSubject) {
 	}
 
 	/**
-	 * A rule subject: {@code user:}, {@code org:}, {@code key:}, or an address or CIDR range, matched
-	 * against the client address itself (not its group).
+	 * A rule subject: {@code user:}, {@code org:}, {@code key:}, or an address or CIDR
+	 * range, matched against the client address itself (not its group).
 	 * @throws InvalidControlInputException naming the field, with the form to use
 	 */
 	static Subject subject(String text) {

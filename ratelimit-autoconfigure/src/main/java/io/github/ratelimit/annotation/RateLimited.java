@@ -7,10 +7,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Puts a controller, or one of its handler methods, in an endpoint group and sets what a request costs.
- * The method's annotation wins over the class's; both win over the path patterns of
- * {@code ratelimit.groups}. The group's limits come from {@code ratelimit.tiers.<tier>.<dimension>.<group>}
- * (or {@code default}), so a group named here need not be declared under {@code ratelimit.groups}.
+ * Puts a controller, or one of its handler methods, in an endpoint group and sets what a
+ * request costs. The method's annotation wins over the class's; both win over the path
+ * patterns of {@code ratelimit.groups}. The group's limits come from
+ * {@code ratelimit.tiers.<tier>.<dimension>.<group>} (or {@code default}), so a group
+ * named here need not be declared under {@code ratelimit.groups}.
  *
  * <pre class="code">
  * &#64;RateLimited(group = "export", cost = 10)
@@ -18,8 +19,8 @@ import java.lang.annotation.Target;
  * Export export() { ... }
  * </pre>
  *
- * Functional routes (WebFlux and WebMvc.fn) say the same with route attributes, set right after the route or
- * the nested block they apply to:
+ * Functional routes (WebFlux and WebMvc.fn) say the same with route attributes, set right
+ * after the route or the nested block they apply to:
  *
  * <pre class="code">
  * RouterFunctions.route()
@@ -34,37 +35,55 @@ import java.lang.annotation.Target;
 @Documented
 public @interface RateLimited {
 
-	/** The route attribute that puts a functional route in an endpoint group: a non-blank string. */
+	/**
+	 * The route attribute that puts a functional route in an endpoint group: a non-blank
+	 * string.
+	 */
 	String GROUP_ATTRIBUTE = "io.github.ratelimit.group";
 
-	/** The route attribute that sets what a request to a functional route costs: a whole number, at least 1. */
+	/**
+	 * The route attribute that sets what a request to a functional route costs: a whole
+	 * number, at least 1.
+	 */
 	String COST_ATTRIBUTE = "io.github.ratelimit.cost";
 
-	/** The route attribute that exempts a functional route from every limit: {@code true}. */
+	/**
+	 * The route attribute that exempts a functional route from every limit: {@code true}.
+	 */
 	String EXEMPT_ATTRIBUTE = "io.github.ratelimit.exempt";
 
 	/** The endpoint group; empty keeps the group matched by path (or {@code default}). */
 	String group() default "";
 
-	/** Tokens a request takes from every applicable bucket; 0 keeps the group's configured cost. */
+	/**
+	 * Tokens a request takes from every applicable bucket; 0 keeps the group's configured
+	 * cost.
+	 */
 	long cost() default 0;
 
-	/** Whether no limit applies to the annotated handlers at all (for example a health probe). */
+	/**
+	 * Whether no limit applies to the annotated handlers at all (for example a health
+	 * probe).
+	 */
 	boolean exempt() default false;
 
 	/**
-	 * A limit of the annotated handler's own, on top of the tier's limits, in the syntax of configured
-	 * limits ({@code "10/1m"}, {@code "10/1m, 100/1h"}): one bucket per handler and caller, the verified
-	 * user or else the client address. Empty for none. A malformed limit stops the start.
+	 * A limit of the annotated handler's own, on top of the tier's limits, in the syntax
+	 * of configured limits ({@code "10/1m"}, {@code "10/1m, 100/1h"}): one bucket per
+	 * handler and caller, the verified user or else the client address. Empty for none. A
+	 * malformed limit stops the start.
 	 */
 	String limit() default "";
 
 	/**
-	 * Which responses count against the handler's own {@link #limit()}: empty or {@code "all"} for every one;
-	 * {@code "failures"} (4xx and 5xx), {@code "auth-failures"} (401 and 403), or statuses
-	 * ({@code {"401", "403"}}). A request still takes its token when it starts, so a burst is decided exactly,
-	 * and gets it back when its final status is not counted: {@code @RateLimited(limit = "10/1m",
-	 * count = "failures")} lets 10 failed attempts a minute through, and any number of successful ones.
+	 * Which responses count against the handler's own {@link #limit()}: empty or
+	 * {@code "all"} for every one; {@code "failures"} (4xx and 5xx),
+	 * {@code "auth-failures"} (401 and 403), or statuses ({@code {"401", "403"}}). A
+	 * request still takes its token when it starts, so a burst is decided exactly, and
+	 * gets it back when its final status is not counted:
+	 * {@code @RateLimited(limit = "10/1m",
+	 * count = "failures")} lets 10 failed attempts a minute through, and any number of
+	 * successful ones.
 	 */
 	String[] count() default {};
 

@@ -8,10 +8,11 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * The paths the gate before authentication never refuses: the Actuator's health endpoint and its groups
- * ({@code /actuator/health/**}), and the probes' additional paths ({@code /livez}, {@code /readyz}) when
- * they are on. A deny rule or a ban on the address of a load balancer or a kubelet must not fail the probes
- * and take healthy instances out of service; everything else under the Actuator is gated.
+ * The paths the gate before authentication never refuses: the Actuator's health endpoint
+ * and its groups ({@code /actuator/health/**}), and the probes' additional paths
+ * ({@code /livez}, {@code /readyz}) when they are on. A deny rule or a ban on the address
+ * of a load balancer or a kubelet must not fail the probes and take healthy instances out
+ * of service; everything else under the Actuator is gated.
  */
 final class GateOpenPaths {
 

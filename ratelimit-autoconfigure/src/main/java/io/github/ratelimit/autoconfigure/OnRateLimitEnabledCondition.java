@@ -10,9 +10,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 
 /**
- * Matches unless {@code ratelimit.enabled} is {@code false}. Anything but {@code true} or {@code false}
- * stops the start: a typo ({@code ture}) must not switch the limiter off without a word, as a plain
- * boolean property condition would.
+ * Matches unless {@code ratelimit.enabled} is {@code false}. Anything but {@code true} or
+ * {@code false} stops the start: a typo ({@code ture}) must not switch the limiter off
+ * without a word, as a plain boolean property condition would.
  */
 class OnRateLimitEnabledCondition extends SpringBootCondition {
 

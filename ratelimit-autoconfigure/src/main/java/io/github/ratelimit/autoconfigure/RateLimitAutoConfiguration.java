@@ -60,9 +60,9 @@ import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
 import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 
 /**
- * Auto-configuration of the rate limiter: policies, identities, the store (in memory unless
- * {@link RateLimitRedisAutoConfiguration} provided one) and the web filter of the application's stack.
- * Every property is validated here, at startup.
+ * Auto-configuration of the rate limiter: policies, identities, the store (in memory
+ * unless {@link RateLimitRedisAutoConfiguration} provided one) and the web filter of the
+ * application's stack. Every property is validated here, at startup.
  */
 @AutoConfiguration(after = RateLimitRedisAutoConfiguration.class)
 @Conditional(OnRateLimitEnabledCondition.class)
@@ -121,7 +121,8 @@ public final class RateLimitAutoConfiguration {
 		if (SpringSecurityResolvers.isPresent()) {
 			resolvers.add(SpringSecurityResolvers.create(identity));
 		}
-		// the tiers of the table in force: a table replaced at runtime may add or remove tiers
+		// the tiers of the table in force: a table replaced at runtime may add or remove
+		// tiers
 		return new CallerIdentifier(resolvers, clientIpResolver, (tier) -> policyRegistry.current().hasTier(tier),
 				identity.getAnonymousTier(), identity.getAuthenticatedTier());
 	}
@@ -160,9 +161,9 @@ public final class RateLimitAutoConfiguration {
 		}
 		LoginProtection loginProtection = RateLimitPropertiesValidator.loginProtection(properties);
 		if (loginProtection != null) {
-			logger.info("Protecting logins: failed attempts {} per address, {} per account", loginProtection.perAddress()
-				.limit()
-				.spec(), (loginProtection.perAccount() != null) ? loginProtection.perAccount().limit().spec() : "unlimited");
+			logger.info("Protecting logins: failed attempts {} per address, {} per account",
+					loginProtection.perAddress().limit().spec(),
+					(loginProtection.perAccount() != null) ? loginProtection.perAccount().limit().spec() : "unlimited");
 		}
 		return new RateLimiter(callerIdentifier, runtimeControl, store, storage.getFailureMode(), fallback,
 				Clock.systemUTC(), properties.getWaiting().getMaxRequests(), loginProtection);
@@ -219,9 +220,10 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	/**
-	 * Handler mappings and router functions are complete once every singleton exists: find the annotated handlers
-	 * and routes then, so that a bad route attribute stops the start and the first requests neither pay for the
-	 * search nor wait on each other for it.
+	 * Handler mappings and router functions are complete once every singleton exists:
+	 * find the annotated handlers and routes then, so that a bad route attribute stops
+	 * the start and the first requests neither pay for the search nor wait on each other
+	 * for it.
 	 */
 	private static SmartInitializingSingleton prepare(EndpointClassifier classifier, RateLimitProperties properties,
 			PolicyTable policies) {
@@ -252,8 +254,8 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
-			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(),
-					handlerRules(() -> ServletAnnotatedRoutes.find(context), () -> ServletFunctionalRoutes.find(context)));
+			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(), handlerRules(
+					() -> ServletAnnotatedRoutes.find(context), () -> ServletFunctionalRoutes.find(context)));
 		}
 
 		@Bean

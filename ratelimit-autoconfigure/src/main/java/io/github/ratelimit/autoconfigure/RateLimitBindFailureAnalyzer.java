@@ -15,11 +15,12 @@ import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 
 /**
- * Reports a malformed limit string the way other invalid properties are reported (the property, its
- * origin, the reason and a valid value), and explains a limit written at the wrong depth under {@code ratelimit.tiers} (for example
- * {@code ratelimit.tiers.gold.default=5/1m}, the dimension left out), which the binder can only report as
- * an unbound property or a missing converter. Other binding failures are left to Spring Boot's own
- * analyzer.
+ * Reports a malformed limit string the way other invalid properties are reported (the
+ * property, its origin, the reason and a valid value), and explains a limit written at
+ * the wrong depth under {@code ratelimit.tiers} (for example
+ * {@code ratelimit.tiers.gold.default=5/1m}, the dimension left out), which the binder
+ * can only report as an unbound property or a missing converter. Other binding failures
+ * are left to Spring Boot's own analyzer.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {

@@ -6,8 +6,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 
 /**
- * Turns an invalid rate-limit property into a startup report that names the property, says what is
- * wrong, and shows a valid value.
+ * Turns an invalid rate-limit property into a startup report that names the property,
+ * says what is wrong, and shows a valid value.
  */
 class RateLimitConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRateLimitConfigurationException> {
 

@@ -8,8 +8,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 
 /**
- * Says once, at INFO, that rate limiting is switched off ({@code ratelimit.enabled=false}), so that an
- * unlimited application is never a surprise in its logs.
+ * Says once, at INFO, that rate limiting is switched off
+ * ({@code ratelimit.enabled=false}), so that an unlimited application is never a surprise
+ * in its logs.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = OnRateLimitEnabledCondition.PROPERTY, havingValue = false)

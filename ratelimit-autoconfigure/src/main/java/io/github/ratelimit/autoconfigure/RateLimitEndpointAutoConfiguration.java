@@ -17,8 +17,9 @@ import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
- * The {@code ratelimits} Actuator endpoint, when Actuator is present and the application exposes the
- * endpoint (it is not exposed by default, as Actuator's own endpoints beside health).
+ * The {@code ratelimits} Actuator endpoint, when Actuator is present and the application
+ * exposes the endpoint (it is not exposed by default, as Actuator's own endpoints beside
+ * health).
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -30,7 +31,8 @@ public final class RateLimitEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RuntimeControl runtimeControl, RateLimitStore rateLimitStore,
 			RateLimiter rateLimiter, ClientIpResolver clientIpResolver) {
-		// ip ids are read as the groups this resolver counts clients in, so that an override applies
+		// ip ids are read as the groups this resolver counts clients in, so that an
+		// override applies
 		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, rateLimiter.topRefused(), Clock.systemUTC(),
 				clientIpResolver);
 	}

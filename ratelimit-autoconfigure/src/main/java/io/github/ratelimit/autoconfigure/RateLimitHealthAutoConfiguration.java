@@ -14,8 +14,9 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
- * The rate-limit store's health indicator (component {@code rateLimit}), when Boot's health support is
- * present; {@code management.health.ratelimit.enabled=false} turns it off.
+ * The rate-limit store's health indicator (component {@code rateLimit}), when Boot's
+ * health support is present; {@code management.health.ratelimit.enabled=false} turns it
+ * off.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)

@@ -14,13 +14,14 @@ import io.github.ratelimit.metrics.RateLimitMetrics;
 import io.github.ratelimit.storage.RateLimitStore;
 
 /**
- * The limiter's Micrometer meters, registered with the application's {@link MeterRegistry} (Boot's, when
- * Actuator or Micrometer is present). The meters are a decision listener: both web filters report to it.
+ * The limiter's Micrometer meters, registered with the application's
+ * {@link MeterRegistry} (Boot's, when Actuator or Micrometer is present). The meters are
+ * a decision listener: both web filters report to it.
  */
-@AutoConfiguration(after = RateLimitAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, RateLimiter.class, RateLimitStore.class })
 public final class RateLimitMetricsAutoConfiguration {

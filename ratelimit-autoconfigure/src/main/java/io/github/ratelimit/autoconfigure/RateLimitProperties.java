@@ -31,39 +31,43 @@ public class RateLimitProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Endpoint groups by name: which requests share a budget and what they cost. The first group whose
-	 * patterns match wins; requests that match none are in the "default" group.
+	 * Endpoint groups by name: which requests share a budget and what they cost. The
+	 * first group whose patterns match wins; requests that match none are in the
+	 * "default" group.
 	 */
 	private Map<String, Group> groups = new LinkedHashMap<>();
 
 	/**
-	 * What a limit does to a request that exceeds it: enforce (429), warn (admit, with a RateLimit-Warning
-	 * header and a log line) or observe (admit, response unchanged, would-be refusals logged). A tier's or
-	 * a group's own mode overrides it (the group's wins).
+	 * What a limit does to a request that exceeds it: enforce (429), warn (admit, with a
+	 * RateLimit-Warning header and a log line) or observe (admit, response unchanged,
+	 * would-be refusals logged). A tier's or a group's own mode overrides it (the group's
+	 * wins).
 	 */
 	private Mode mode = Mode.ENFORCE;
 
 	/**
 	 * Soft limit: from this share of a limit used on (for example 80%), responses carry a
-	 * RateLimit-Warning header; the block still comes at 100%. Unset: no soft limit. A tier's or a group's
-	 * own warn-at overrides it.
+	 * RateLimit-Warning header; the block still comes at 100%. Unset: no soft limit. A
+	 * tier's or a group's own warn-at overrides it.
 	 */
 	private @Nullable String warnAt;
 
 	/**
-	 * Limits by tier: per dimension (user, org, token, ip) limit strings by endpoint group ("default" for
-	 * any other group), tier-wide quotas, and the tier's mode and soft limit.
+	 * Limits by tier: per dimension (user, org, token, ip) limit strings by endpoint
+	 * group ("default" for any other group), tier-wide quotas, and the tier's mode and
+	 * soft limit.
 	 */
 	private Map<String, Tier> tiers = new LinkedHashMap<>();
 
 	/**
-	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any other group).
+	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any
+	 * other group).
 	 */
 	private Map<String, Limit> ip = new LinkedHashMap<>();
 
 	/**
-	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base path
-	 * (management.endpoints.web.base-path, /actuator by default).
+	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base
+	 * path (management.endpoints.web.base-path, /actuator by default).
 	 */
 	private @Nullable List<String> excludePaths;
 
@@ -204,35 +208,40 @@ public class RateLimitProperties {
 		private long cost = 1;
 
 		/**
-		 * Most requests of one caller (the verified user, else the client address) in flight at once in
-		 * this group, whatever the tier; 0 for no cap.
+		 * Most requests of one caller (the verified user, else the client address) in
+		 * flight at once in this group, whatever the tier; 0 for no cap.
 		 */
 		private long concurrency;
 
 		/**
-		 * How long a request may wait for its tokens instead of being refused; 0 refuses at once.
+		 * How long a request may wait for its tokens instead of being refused; 0 refuses
+		 * at once.
 		 */
 		private Duration maxWait = Duration.ZERO;
 
 		/**
-		 * Mode of the group's limits (enforce, warn, observe); unset: the tier's, else ratelimit.mode.
+		 * Mode of the group's limits (enforce, warn, observe); unset: the tier's, else
+		 * ratelimit.mode.
 		 */
 		private @Nullable Mode mode;
 
 		/**
-		 * Soft limit of the group's limits (for example 80%); unset: the tier's, else ratelimit.warn-at.
+		 * Soft limit of the group's limits (for example 80%); unset: the tier's, else
+		 * ratelimit.warn-at.
 		 */
 		private @Nullable String warnAt;
 
 		/**
-		 * Which responses count against the limits declared for this group: all (the default), failures
-		 * (4xx and 5xx), auth-failures (401 and 403), or statuses ("401, 403"). A request takes its token when
-		 * it starts and gets it back when its final status is not counted.
+		 * Which responses count against the limits declared for this group: all (the
+		 * default), failures (4xx and 5xx), auth-failures (401 and 403), or statuses
+		 * ("401, 403"). A request takes its token when it starts and gets it back when
+		 * its final status is not counted.
 		 */
 		private List<String> count = new ArrayList<>();
 
 		/**
-		 * Automatic bans for refusals in this group; each unset setting is the tier's, else ratelimit.bans'.
+		 * Automatic bans for refusals in this group; each unset setting is the tier's,
+		 * else ratelimit.bans'.
 		 */
 		private final BanSettings bans = new BanSettings();
 
@@ -312,9 +321,9 @@ public class RateLimitProperties {
 	public static class Tier {
 
 		/**
-		 * Limits per verified user, by endpoint group ("default" for any other group). Values are limit
-		 * strings such as "50/1m, 500/1h", "100/1m burst 150", "10000/month", "2 concurrent", or "0" to
-		 * block.
+		 * Limits per verified user, by endpoint group ("default" for any other group).
+		 * Values are limit strings such as "50/1m, 500/1h", "100/1m burst 150",
+		 * "10000/month", "2 concurrent", or "0" to block.
 		 */
 		private Map<String, Limit> user = new LinkedHashMap<>();
 
@@ -334,8 +343,8 @@ public class RateLimitProperties {
 		private Map<String, Limit> ip = new LinkedHashMap<>();
 
 		/**
-		 * Quotas counted over every request of the tier, whatever its group, by dimension (user, org,
-		 * token, ip): "1000000/month".
+		 * Quotas counted over every request of the tier, whatever its group, by dimension
+		 * (user, org, token, ip): "1000000/month".
 		 */
 		private Map<String, Limit> quota = new LinkedHashMap<>();
 
@@ -350,7 +359,8 @@ public class RateLimitProperties {
 		private @Nullable String warnAt;
 
 		/**
-		 * Automatic bans for refusals of the tier's callers; each unset setting is ratelimit.bans'.
+		 * Automatic bans for refusals of the tier's callers; each unset setting is
+		 * ratelimit.bans'.
 		 */
 		private final BanSettings bans = new BanSettings();
 
@@ -422,17 +432,17 @@ public class RateLimitProperties {
 	public static class Access {
 
 		/**
-		 * Callers that bypass every limit: addresses or CIDR ranges ("203.0.113.0/24"), "user:<name>",
-		 * "org:<id>" or "key:<SHA-256 of the key>". Add " as <tier>" to give them a tier instead
-		 * ("user:partner-bot as partner"). Addresses are the client address as resolved through trusted
-		 * proxies only.
+		 * Callers that bypass every limit: addresses or CIDR ranges ("203.0.113.0/24"),
+		 * "user:<name>", "org:<id>" or "key:<SHA-256 of the key>". Add " as <tier>" to
+		 * give them a tier instead ("user:partner-bot as partner"). Addresses are the
+		 * client address as resolved through trusted proxies only.
 		 */
 		private List<String> allow = new ArrayList<>();
 
 		/**
-		 * Callers refused with 403 (code access_denied) before any limit is checked: addresses or CIDR
-		 * ranges, "user:<name>", "org:<id>" or "key:<SHA-256 of the key>". A deny rule wins over an allow
-		 * rule.
+		 * Callers refused with 403 (code access_denied) before any limit is checked:
+		 * addresses or CIDR ranges, "user:<name>", "org:<id>" or "key:<SHA-256 of the
+		 * key>". A deny rule wins over an allow rule.
 		 */
 		private List<String> deny = new ArrayList<>();
 
@@ -455,15 +465,17 @@ public class RateLimitProperties {
 	}
 
 	/**
-	 * Automatic bans: a caller (its user, else its API key, else its address) refused this often within
-	 * the window gets 403 (code banned) until the ban ends; a repeat offender's ban lasts twice as long as
-	 * its last one, up to max-duration. Off unless refusals is set here, in a tier or in a group.
+	 * Automatic bans: a caller (its user, else its API key, else its address) refused
+	 * this often within the window gets 403 (code banned) until the ban ends; a repeat
+	 * offender's ban lasts twice as long as its last one, up to max-duration. Off unless
+	 * refusals is set here, in a tier or in a group.
 	 */
 	public static class Bans extends BanSettings {
 
 		/**
-		 * The most bans in force at once, in the store and on each instance's heap; while that many are in
-		 * force, a refusal that would start one more starts none (the caller is still rate-limited).
+		 * The most bans in force at once, in the store and on each instance's heap; while
+		 * that many are in force, a refusal that would start one more starts none (the
+		 * caller is still rate-limited).
 		 */
 		private int maxActive = ControlStore.DEFAULT_MAX_ACTIVE_BANS;
 
@@ -511,7 +523,8 @@ public class RateLimitProperties {
 		private @Nullable Duration maxDuration;
 
 		/**
-		 * How long after a ban ends a new ban still counts as a repeat (and lasts twice as long).
+		 * How long after a ban ends a new ban still counts as a repeat (and lasts twice
+		 * as long).
 		 */
 		private @Nullable Duration memory;
 
@@ -562,14 +575,15 @@ public class RateLimitProperties {
 	}
 
 	/**
-	 * Runtime control: overrides, access rules and bans set while the application runs, shared through
-	 * the store.
+	 * Runtime control: overrides, access rules and bans set while the application runs,
+	 * shared through the store.
 	 */
 	public static class Control {
 
 		/**
-		 * How often each instance asks the store whether overrides, rules or bans changed: the longest a
-		 * change made on one instance takes to apply on the others.
+		 * How often each instance asks the store whether overrides, rules or bans
+		 * changed: the longest a change made on one instance takes to apply on the
+		 * others.
 		 */
 		private Duration refreshInterval = Duration.ofSeconds(1);
 
@@ -586,8 +600,8 @@ public class RateLimitProperties {
 	public static class Quotas {
 
 		/**
-		 * Time zone of quota boundaries: days start at midnight there, weeks on Monday, months on the
-		 * 1st.
+		 * Time zone of quota boundaries: days start at midnight there, weeks on Monday,
+		 * months on the 1st.
 		 */
 		private ZoneId zone = ZoneOffset.UTC;
 
@@ -607,8 +621,8 @@ public class RateLimitProperties {
 	public static class Waiting {
 
 		/**
-		 * Most requests of this instance waiting at once; beyond it a request that would wait is refused at
-		 * once.
+		 * Most requests of this instance waiting at once; beyond it a request that would
+		 * wait is refused at once.
 		 */
 		private int maxRequests = RateLimiter.DEFAULT_MAX_WAITING;
 
@@ -628,7 +642,8 @@ public class RateLimitProperties {
 	public static class Storage {
 
 		/**
-		 * Storage type: auto picks redis when Spring Data Redis is configured, else memory.
+		 * Storage type: auto picks redis when Spring Data Redis is configured, else
+		 * memory.
 		 */
 		private StorageType type = StorageType.AUTO;
 
@@ -638,15 +653,17 @@ public class RateLimitProperties {
 		private String keyPrefix = "rl:";
 
 		/**
-		 * What to do while the store is unhealthy (not connected, answering errors, or silent for the
-		 * timeout): local keeps enforcing with per-instance buckets, open admits, closed answers 503.
+		 * What to do while the store is unhealthy (not connected, answering errors, or
+		 * silent for the timeout): local keeps enforcing with per-instance buckets, open
+		 * admits, closed answers 503.
 		 */
 		private FailureMode failureMode = FailureMode.LOCAL;
 
 		/**
-		 * How long Redis may stay silent (answer nothing on the store's connection) before it counts as
-		 * down and the decision gets the failure mode. A decision whose answer is late while Redis keeps
-		 * answering others waits for it, up to 5s (or this, when longer).
+		 * How long Redis may stay silent (answer nothing on the store's connection)
+		 * before it counts as down and the decision gets the failure mode. A decision
+		 * whose answer is late while Redis keeps answering others waits for it, up to 5s
+		 * (or this, when longer).
 		 */
 		private Duration timeout = Duration.ofSeconds(1);
 
@@ -718,19 +735,19 @@ public class RateLimitProperties {
 	public static class Memory {
 
 		/**
-		 * Most buckets kept in memory for client addresses (anonymous callers' limits and the per-address
-		 * backstop); beyond it the least used are evicted (and come back full). A flood of new addresses
-		 * evicts only these. Unset: three quarters of the buckets that fit in a fifth of the heap (about
-		 * 600 bytes each), at most 750000.
+		 * Most buckets kept in memory for client addresses (anonymous callers' limits and
+		 * the per-address backstop); beyond it the least used are evicted (and come back
+		 * full). A flood of new addresses evicts only these. Unset: three quarters of the
+		 * buckets that fit in a fifth of the heap (about 600 bytes each), at most 750000.
 		 */
 		private @Nullable Long maxKeys;
 
 		/**
-		 * Most buckets kept in memory for users, orgs and tokens (rate buckets, calendar quotas and
-		 * concurrency permits); beyond it the least used are evicted (a quota comes back with its whole
-		 * period's budget) and a warning is logged. Size it for the verified callers active within the
-		 * longest quota period. Unset: a quarter of the buckets that fit in a fifth of the heap, at most
-		 * 250000.
+		 * Most buckets kept in memory for users, orgs and tokens (rate buckets, calendar
+		 * quotas and concurrency permits); beyond it the least used are evicted (a quota
+		 * comes back with its whole period's budget) and a warning is logged. Size it for
+		 * the verified callers active within the longest quota period. Unset: a quarter
+		 * of the buckets that fit in a fifth of the heap, at most 250000.
 		 */
 		private @Nullable Long maxIdentifiedKeys;
 
@@ -758,8 +775,9 @@ public class RateLimitProperties {
 	public static class Redis {
 
 		/**
-		 * How decisions are made in Redis: 'script' (one atomic Lua script per request, one round trip,
-		 * Redis's clock) or 'bucket4j' (Bucket4j's compare-and-swap proxy manager).
+		 * How decisions are made in Redis: 'script' (one atomic Lua script per request,
+		 * one round trip, Redis's clock) or 'bucket4j' (Bucket4j's compare-and-swap proxy
+		 * manager).
 		 */
 		private RedisStrategy strategy = RedisStrategy.SCRIPT;
 
@@ -774,8 +792,9 @@ public class RateLimitProperties {
 		private Duration openDuration = Duration.ofSeconds(1);
 
 		/**
-		 * How long a concurrency permit's lease lives without renewal: the permits of a crashed instance
-		 * are free again after it. Renewed every third of it while the request runs.
+		 * How long a concurrency permit's lease lives without renewal: the permits of a
+		 * crashed instance are free again after it. Renewed every third of it while the
+		 * request runs.
 		 */
 		private Duration leaseTime = Duration.ofSeconds(30);
 
@@ -821,7 +840,10 @@ public class RateLimitProperties {
 		/** One atomic Lua script per request: one round trip, Redis's clock. */
 		SCRIPT,
 
-		/** Bucket4j's Lettuce compare-and-swap proxy manager, with compensation across buckets. */
+		/**
+		 * Bucket4j's Lettuce compare-and-swap proxy manager, with compensation across
+		 * buckets.
+		 */
 		BUCKET4J
 
 	}
@@ -832,14 +854,16 @@ public class RateLimitProperties {
 	public static class Identity {
 
 		/**
-		 * Proxies (CIDR ranges) whose X-Forwarded-For and Forwarded headers are believed. Loopback only by
-		 * default: behind a load balancer, add its addresses (or the private ranges it lives in).
+		 * Proxies (CIDR ranges) whose X-Forwarded-For and Forwarded headers are believed.
+		 * Loopback only by default: behind a load balancer, add its addresses (or the
+		 * private ranges it lives in).
 		 */
 		private List<String> trustedProxies = new ArrayList<>(List.of("127.0.0.0/8", "::1/128"));
 
 		/**
-		 * Header that trusted proxies write the client chain into: x-forwarded-for or forwarded. Only
-		 * one is read, since a proxy passes the other one through from the client unchanged.
+		 * Header that trusted proxies write the client chain into: x-forwarded-for or
+		 * forwarded. Only one is read, since a proxy passes the other one through from
+		 * the client unchanged.
 		 */
 		private ForwardedHeader forwardedHeader = ForwardedHeader.X_FORWARDED_FOR;
 
@@ -849,8 +873,8 @@ public class RateLimitProperties {
 		private int ipv4Prefix = 32;
 
 		/**
-		 * Prefix length by which IPv6 clients are grouped, so that one host cannot rotate through its own
-		 * network.
+		 * Prefix length by which IPv6 clients are grouped, so that one host cannot rotate
+		 * through its own network.
 		 */
 		private int ipv6Prefix = 64;
 
@@ -998,7 +1022,8 @@ public class RateLimitProperties {
 	public static class ApiKey {
 
 		/**
-		 * SHA-256 of the key, in hex (preferred: the key itself stays out of configuration).
+		 * SHA-256 of the key, in hex (preferred: the key itself stays out of
+		 * configuration).
 		 */
 		private @Nullable String keySha256;
 
@@ -1090,20 +1115,21 @@ public class RateLimitProperties {
 	public static class Filter {
 
 		/**
-		 * Order of the servlet filter and of the WebFlux filter; by default just after Spring Security's filter chain so that
-		 * authenticated callers are known.
+		 * Order of the servlet filter and of the WebFlux filter; by default just after
+		 * Spring Security's filter chain so that authenticated callers are known.
 		 */
 		private int order = RateLimitFilterOrder.DEFAULT;
 
 		/**
-		 * Order of the gate before authentication (servlet filter and WebFlux filter), which refuses denied and
-		 * banned client addresses; by default just before Spring Security's filter chain.
+		 * Order of the gate before authentication (servlet filter and WebFlux filter),
+		 * which refuses denied and banned client addresses; by default just before Spring
+		 * Security's filter chain.
 		 */
 		private int gateOrder = RateLimitFilterOrder.GATE;
 
 		/**
-		 * Whether denied and banned client addresses are refused before authentication, by the gate; off, they are
-		 * refused only by the limiter, after Spring Security.
+		 * Whether denied and banned client addresses are refused before authentication,
+		 * by the gate; off, they are refused only by the limiter, after Spring Security.
 		 */
 		private boolean gateEnabled = true;
 
@@ -1133,14 +1159,14 @@ public class RateLimitProperties {
 
 	}
 
-
 	/**
-	 * Failed-login protection: budgets of failed login attempts per client address and per account tried,
-	 * decided before authentication (before Spring Security), so that a spent budget refuses an attempt (429)
-	 * before its password is checked; an address that keeps trying is banned (403), longer on each repeat.
-	 * Login attempts are requests with an Authorization header (HTTP Basic names the account; a bearer token
-	 * names none), POSTs to the form login path, and requests to the listed paths, on every path: the
-	 * Actuator's and other excluded paths included.
+	 * Failed-login protection: budgets of failed login attempts per client address and
+	 * per account tried, decided before authentication (before Spring Security), so that
+	 * a spent budget refuses an attempt (429) before its password is checked; an address
+	 * that keeps trying is banned (403), longer on each repeat. Login attempts are
+	 * requests with an Authorization header (HTTP Basic names the account; a bearer token
+	 * names none), POSTs to the form login path, and requests to the listed paths, on
+	 * every path: the Actuator's and other excluded paths included.
 	 */
 	public static class LoginProtection {
 
@@ -1150,36 +1176,37 @@ public class RateLimitProperties {
 		private boolean enabled;
 
 		/**
-		 * Failed login attempts allowed per client address (an IPv6 client by its /64), for example "10/1m".
+		 * Failed login attempts allowed per client address (an IPv6 client by its /64),
+		 * for example "10/1m".
 		 */
 		private String perAddress = "10/1m";
 
 		/**
-		 * Failed login attempts allowed per account tried, from any address, for example "20/15m"; "none"
-		 * for no per-account budget. Once spent, every attempt on the account is refused until a token refills,
-		 * its owner's included.
+		 * Failed login attempts allowed per account tried, from any address, for example
+		 * "20/15m"; "none" for no per-account budget. Once spent, every attempt on the
+		 * account is refused until a token refills, its owner's included.
 		 */
 		private String perAccount = "20/15m";
 
 		/**
-		 * Which final statuses are failed attempts: 401 (the default; a failed form login's redirect to its
-		 * failure URL counts as 401), auth-failures (401 and 403), failures (every 4xx and 5xx), or statuses
-		 * ("401, 429").
+		 * Which final statuses are failed attempts: 401 (the default; a failed form
+		 * login's redirect to its failure URL counts as 401), auth-failures (401 and
+		 * 403), failures (every 4xx and 5xx), or statuses ("401, 429").
 		 */
 		private List<String> count = new ArrayList<>(List.of("401"));
 
 		/**
-		 * More paths whose every request is a login attempt (an application's own login endpoint), in
-		 * Spring's PathPattern syntax.
+		 * More paths whose every request is a login attempt (an application's own login
+		 * endpoint), in Spring's PathPattern syntax.
 		 */
 		private List<String> paths = new ArrayList<>();
 
 		private final FormLogin formLogin = new FormLogin();
 
 		/**
-		 * Bans of addresses refused for their failed logins: refusals within the window that start a ban
-		 * (0 for none), its first duration, the longest, and how long a repeat is remembered (each repeat
-		 * doubles it).
+		 * Bans of addresses refused for their failed logins: refusals within the window
+		 * that start a ban (0 for none), its first duration, the longest, and how long a
+		 * repeat is remembered (each repeat doubles it).
 		 */
 		private final BanSettings bans = new BanSettings();
 

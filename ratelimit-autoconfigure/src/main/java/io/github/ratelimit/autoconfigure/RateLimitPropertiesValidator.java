@@ -41,12 +41,15 @@ import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.EndpointRules;
 
 /**
- * Turns {@link RateLimitProperties} into the limiter's parts, failing on the first invalid property
- * with an {@link InvalidRateLimitConfigurationException} that names it and shows a valid value.
+ * Turns {@link RateLimitProperties} into the limiter's parts, failing on the first
+ * invalid property with an {@link InvalidRateLimitConfigurationException} that names it
+ * and shows a valid value.
  */
 final class RateLimitPropertiesValidator {
 
-	/** The longest max-wait: a waiting request holds a thread (servlet) or a connection. */
+	/**
+	 * The longest max-wait: a waiting request holds a thread (servlet) or a connection.
+	 */
 	static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
 	private RateLimitPropertiesValidator() {
@@ -64,8 +67,12 @@ final class RateLimitPropertiesValidator {
 		return table;
 	}
 
-	/** Tier, dimension, group, limit string: the shape {@link PolicyTable} reads; quotas as group "all". */
-	private static Map<String, Map<String, Map<String, String>>> tierLimits(Map<String, RateLimitProperties.Tier> tiers) {
+	/**
+	 * Tier, dimension, group, limit string: the shape {@link PolicyTable} reads; quotas
+	 * as group "all".
+	 */
+	private static Map<String, Map<String, Map<String, String>>> tierLimits(
+			Map<String, RateLimitProperties.Tier> tiers) {
 		Map<String, Map<String, Map<String, String>>> limits = new LinkedHashMap<>();
 		tiers.forEach((name, tier) -> {
 			Map<String, Map<String, String>> dimensions = new LinkedHashMap<>();
@@ -80,8 +87,9 @@ final class RateLimitPropertiesValidator {
 							"ratelimit.tiers." + name + ".quota.org=1000000/month");
 				}
 				if (dimensions.getOrDefault(dimension, Map.of()).containsKey(Policy.ALL_GROUPS)) {
-					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + "." + dimension + "."
-							+ Policy.ALL_GROUPS, limit, "'all' is reserved for tier-wide quotas; set them under quota",
+					throw new InvalidRateLimitConfigurationException(
+							"ratelimit.tiers." + name + "." + dimension + "." + Policy.ALL_GROUPS, limit,
+							"'all' is reserved for tier-wide quotas; set them under quota",
 							"ratelimit.tiers." + name + ".quota." + dimension + "=1000000/month");
 				}
 				dimensions.computeIfAbsent(dimension, (key) -> new LinkedHashMap<>()).put(Policy.ALL_GROUPS, limit);
@@ -129,12 +137,13 @@ final class RateLimitPropertiesValidator {
 				counts = CountedResponses.parse(group.getCount());
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", group.getCount()),
-						ex.getMessage(), CountedResponses.EXAMPLE);
+				throw new InvalidRateLimitConfigurationException(property + ".count",
+						String.join(", ", group.getCount()), ex.getMessage(), CountedResponses.EXAMPLE);
 			}
 			groups.put(name,
 					new PolicyOptions.GroupOptions(
-							new PolicyOptions.Tuning(group.getMode(), percent(property + ".warn-at", group.getWarnAt())),
+							new PolicyOptions.Tuning(group.getMode(),
+									percent(property + ".warn-at", group.getWarnAt())),
 							group.getConcurrency(), maxWait, counts));
 		});
 		Integer warnAt = percent("ratelimit.warn-at", properties.getWarnAt());
@@ -142,11 +151,14 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.waiting.max-requests",
 					properties.getWaiting().getMaxRequests(), "must not be negative", "100");
 		}
-		return new PolicyOptions(properties.getQuotas().getZone(), properties.getMode(),
-				(warnAt != null) ? warnAt : 0, tiers, groups);
+		return new PolicyOptions(properties.getQuotas().getZone(), properties.getMode(), (warnAt != null) ? warnAt : 0,
+				tiers, groups);
 	}
 
-	/** The configured allow and deny rules, each checked: a bad one names its property and a valid value. */
+	/**
+	 * The configured allow and deny rules, each checked: a bad one names its property and
+	 * a valid value.
+	 */
 	static List<AccessRule> accessRules(RateLimitProperties.Access access, PolicyTable table) {
 		List<AccessRule> rules = new ArrayList<>();
 		accessRules("ratelimit.access.deny", AccessRule.Access.DENY, access.getDeny(), table, rules);
@@ -186,7 +198,8 @@ final class RateLimitPropertiesValidator {
 		tiers.forEach((name, settings) -> checkBans("ratelimit.tiers." + name + ".bans", settings));
 		groups.forEach((name, settings) -> checkBans("ratelimit.groups." + name + ".bans", settings));
 		BanRules rules = new BanRules(properties.getBans().toSettings(), tiers, groups);
-		// every combination resolves to a valid rule (max-duration at least duration, after inheritance)
+		// every combination resolves to a valid rule (max-duration at least duration,
+		// after inheritance)
 		for (String tier : tiers.isEmpty() ? List.of("") : tiers.keySet()) {
 			for (String group : groups.isEmpty() ? List.of("") : groups.keySet()) {
 				try {
@@ -194,9 +207,8 @@ final class RateLimitPropertiesValidator {
 				}
 				catch (IllegalArgumentException ex) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.bans.max-duration",
-							properties.getBans().getMaxDuration(), ex.getMessage() + " (in tier '" + tier + "', group '"
-									+ group + "')",
-							"24h");
+							properties.getBans().getMaxDuration(),
+							ex.getMessage() + " (in tier '" + tier + "', group '" + group + "')", "24h");
 				}
 			}
 		}
@@ -243,8 +255,9 @@ final class RateLimitPropertiesValidator {
 	}
 
 	/**
-	 * What in the configuration only the script strategy can decide (a calendar quota, a concurrency cap, a
-	 * max-wait), described with its property; {@code null} when token buckets are all there is.
+	 * What in the configuration only the script strategy can decide (a calendar quota, a
+	 * concurrency cap, a max-wait), described with its property; {@code null} when token
+	 * buckets are all there is.
 	 */
 	static @Nullable String needsScript(RateLimitProperties properties) {
 		for (Map.Entry<String, RateLimitProperties.Group> group : properties.getGroups().entrySet()) {
@@ -288,7 +301,10 @@ final class RateLimitPropertiesValidator {
 				"a soft limit is a share of the limit between 1% and 99%", "80%");
 	}
 
-	/** A group whose cost exceeds a bucket's capacity could never be called: a configuration mistake. */
+	/**
+	 * A group whose cost exceeds a bucket's capacity could never be called: a
+	 * configuration mistake.
+	 */
 	private static void checkCostFits(PolicyTable table, String group, long cost) {
 		for (Policy policy : table.policiesOfGroup(group)) {
 			if (!policy.limit().blocked() && cost > policy.limit().maxCost()) {
@@ -401,17 +417,20 @@ final class RateLimitPropertiesValidator {
 	}
 
 	/**
-	 * Checks, once the handlers and routes are known, that every group they name is configured (a typo
-	 * must not quietly fall into {@code default}) and that every group without paths is named by one.
+	 * Checks, once the handlers and routes are known, that every group they name is
+	 * configured (a typo must not quietly fall into {@code default}) and that every group
+	 * without paths is named by one.
 	 */
 	static void checkGroups(RateLimitProperties properties, EndpointClassifier classifier, PolicyTable policies) {
 		Map<String, String> named = classifier.annotatedGroups();
 		named.forEach((group, pattern) -> {
 			if (!policies.groups().contains(group)) {
-				throw new InvalidRateLimitConfigurationException("ratelimit.groups", group, "@RateLimited(group = \""
-						+ group + "\") or a route attribute on " + pattern + " names a group that is not configured; "
-						+ "configured groups are " + policies.groups() + ". Declare it (paths are optional for a "
-						+ "group that handlers name)", "ratelimit.groups." + group + ".cost=1");
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups", group,
+						"@RateLimited(group = \"" + group + "\") or a route attribute on " + pattern
+								+ " names a group that is not configured; " + "configured groups are "
+								+ policies.groups() + ". Declare it (paths are optional for a "
+								+ "group that handlers name)",
+						"ratelimit.groups." + group + ".cost=1");
 			}
 		});
 		for (EndpointRule rule : classifier.annotatedRules()) {
@@ -427,9 +446,9 @@ final class RateLimitPropertiesValidator {
 	}
 
 	/**
-	 * A handler whose cost (its own, or its group's) exceeds what its own limit can ever hold would answer
-	 * every request 403: a mistake to report at startup. (A tier's limit below the cost only keeps that
-	 * tier out, which an override may change.)
+	 * A handler whose cost (its own, or its group's) exceeds what its own limit can ever
+	 * hold would answer every request 403: a mistake to report at startup. (A tier's
+	 * limit below the cost only keeps that tier out, which an override may change.)
 	 */
 	private static void checkAnnotatedCostFits(EndpointClassifier classifier, EndpointRule rule) {
 		// a cost of the handler's own was checked as its annotation was read
@@ -440,25 +459,29 @@ final class RateLimitPropertiesValidator {
 		String where = "@RateLimited on " + rule.pattern().getPatternString();
 		InlineLimit inline = rule.inline();
 		if (inline != null && !inline.limit().blocked() && cost > inline.limit().maxCost()) {
-			throw new InvalidRateLimitConfigurationException(where, cost, "a request costs " + cost
-					+ " tokens (its group's cost), more than its own limit (" + inline.limit().spec() + ") can ever hold; "
-					+ "set a cost that fits or raise the limit", "@RateLimited(cost = " + inline.limit().maxCost() + ")");
+			throw new InvalidRateLimitConfigurationException(where, cost,
+					"a request costs " + cost + " tokens (its group's cost), more than its own limit ("
+							+ inline.limit().spec() + ") can ever hold; " + "set a cost that fits or raise the limit",
+					"@RateLimited(cost = " + inline.limit().maxCost() + ")");
 		}
 	}
 
-	/** Everything under the Actuator's base path, where health probes live; nothing when it is the root. */
+	/**
+	 * Everything under the Actuator's base path, where health probes live; nothing when
+	 * it is the root.
+	 */
 	private static List<String> actuatorPaths(Environment environment) {
 		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator").strip();
 		while (basePath.endsWith("/")) {
 			basePath = basePath.substring(0, basePath.length() - 1);
 		}
 		if (basePath.isEmpty()) {
-			// the Actuator at the root: its endpoints cannot be told from the application's by path
+			// the Actuator at the root: its endpoints cannot be told from the
+			// application's by path
 			return List.of();
 		}
 		return List.of((basePath.startsWith("/") ? basePath : "/" + basePath) + "/**");
 	}
-
 
 	/** Failed-login protection, or {@code null} when it is off. */
 	static io.github.ratelimit.core.@Nullable LoginProtection loginProtection(RateLimitProperties properties) {
@@ -468,7 +491,8 @@ final class RateLimitPropertiesValidator {
 		}
 		String property = "ratelimit.login-protection";
 		if (!properties.getFilter().isGateEnabled()) {
-			// the gate before authentication is what counts attempts: without it nothing would be protected
+			// the gate before authentication is what counts attempts: without it nothing
+			// would be protected
 			throw new InvalidRateLimitConfigurationException(property + ".enabled", true,
 					"login protection needs the gate before authentication, which ratelimit.filter.gate-enabled=false "
 							+ "turns off",
@@ -536,7 +560,9 @@ final class RateLimitPropertiesValidator {
 		}
 	}
 
-	/** Which requests are login attempts, or {@code null} when logins are not protected. */
+	/**
+	 * Which requests are login attempts, or {@code null} when logins are not protected.
+	 */
 	static @Nullable LoginAttempts loginAttempts(RateLimitProperties properties,
 			@Nullable LoginAccountResolver resolver) {
 		RateLimitProperties.LoginProtection login = properties.getLoginProtection();

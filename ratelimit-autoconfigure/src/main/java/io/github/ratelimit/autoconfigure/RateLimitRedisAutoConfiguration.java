@@ -34,11 +34,12 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
 /**
- * Keeps buckets in Redis when Spring Data Redis configured a {@link LettuceConnectionFactory} and
- * {@code ratelimit.storage.type} is {@code auto} or {@code redis}. The stores open their own connections,
- * lazily and in the background, so the application starts while Redis is down, through a client of their
- * own ({@link RateLimitRedisClient}) that reaches the Redis the factory reaches; Boot's client and its
- * options are left alone.
+ * Keeps buckets in Redis when Spring Data Redis configured a
+ * {@link LettuceConnectionFactory} and {@code ratelimit.storage.type} is {@code auto} or
+ * {@code redis}. The stores open their own connections, lazily and in the background, so
+ * the application starts while Redis is down, through a client of their own
+ * ({@link RateLimitRedisClient}) that reaches the Redis the factory reaches; Boot's
+ * client and its options are left alone.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
@@ -63,8 +64,8 @@ public final class RateLimitRedisAutoConfiguration {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		Duration timeout = storage.getTimeout();
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			throw new InvalidRateLimitConfigurationException("ratelimit.storage.timeout", timeout,
-					"must be positive", "1s");
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.timeout", timeout, "must be positive",
+					"1s");
 		}
 		RateLimitProperties.Redis redis = storage.getRedis();
 		if (redis.getFailureThreshold() < 1) {
@@ -99,15 +100,16 @@ public final class RateLimitRedisAutoConfiguration {
 	}
 
 	/**
-	 * Overrides, access rules and bans in the same Redis, so every instance applies the same ones. Operator
-	 * reads and writes wait at most {@value #CONTROL_TIMEOUT_SECONDS} s for Redis; the request path never
-	 * waits for this store.
+	 * Overrides, access rules and bans in the same Redis, so every instance applies the
+	 * same ones. Operator reads and writes wait at most {@value #CONTROL_TIMEOUT_SECONDS}
+	 * s for Redis; the request path never waits for this store.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(ControlStore.class)
 	RedisControlStore rateLimitControlStore(RateLimitRedisClient connector, RateLimitProperties properties) {
 		return new RedisControlStore(connector, properties.getStorage().getKeyPrefix(),
-				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS), RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
+				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS),
+				RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
 	}
 
 	private static Duration leaseTime(RateLimitProperties.Redis redis) {
@@ -120,11 +122,12 @@ public final class RateLimitRedisAutoConfiguration {
 	}
 
 	/**
-	 * Matches when {@code ratelimit.storage.type} is {@code redis}, or {@code auto} and the application
-	 * configured Redis itself: a {@code spring.data.redis.*} property, a connection factory or connection
-	 * details of its own (Testcontainers' service connections included). Spring Data Redis on the classpath
-	 * for another reason must not move the buckets to a Redis on localhost that may not exist, where the
-	 * failure mode would switch limiting off.
+	 * Matches when {@code ratelimit.storage.type} is {@code redis}, or {@code auto} and
+	 * the application configured Redis itself: a {@code spring.data.redis.*} property, a
+	 * connection factory or connection details of its own (Testcontainers' service
+	 * connections included). Spring Data Redis on the classpath for another reason must
+	 * not move the buckets to a Redis on localhost that may not exist, where the failure
+	 * mode would switch limiting off.
 	 */
 	static class RedisStorageCondition extends SpringBootCondition implements ConfigurationCondition {
 
@@ -158,7 +161,10 @@ public final class RateLimitRedisAutoConfiguration {
 					+ "(no spring.data.redis property, connection factory or connection details of the application)");
 		}
 
-		/** Whether a bean of the type is defined by the application rather than by Boot's defaults. */
+		/**
+		 * Whether a bean of the type is defined by the application rather than by Boot's
+		 * defaults.
+		 */
 		private static boolean ownBean(ConfigurableListableBeanFactory beanFactory, Class<?> type) {
 			for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
 				if (!definedByBoot(beanFactory, name)) {

@@ -30,33 +30,43 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import io.github.ratelimit.storage.redis.RedisConnector;
 
 /**
- * The stores' own Lettuce client, a twin of the application's: the same Redis (standalone, Sentinel,
- * Cluster or socket), credentials, TLS and client options, read from the application's
- * {@link LettuceConnectionFactory}, with three differences that a request path needs:
+ * The stores' own Lettuce client, a twin of the application's: the same Redis
+ * (standalone, Sentinel, Cluster or socket), credentials, TLS and client options, read
+ * from the application's {@link LettuceConnectionFactory}, with three differences that a
+ * request path needs:
  * <ul>
- * <li><b>No command tracing.</b> With Actuator, Boot observes every command of its client (a timer, and a
- * span when tracing is on). On the limiter's path that work made bursts miss the 50 ms timeout and fail
- * open; the starter has its own meters ({@code ratelimit.decision.latency}). The twin shares the
- * application's event loops, so it starts no threads.</li>
- * <li><b>Commands fail at once while disconnected</b> instead of queueing until a timeout, and a lost
- * connection is tried again at least every second (Lettuce backs off up to 30 s).</li>
- * <li><b>A Cluster's topology is refreshed</b> on redirects, lost nodes and reconnects (and every
- * {@value #TOPOLOGY_REFRESH_SECONDS} s), so a failover moves decisions to the promoted replica; Lettuce's
- * default never refreshes.</li>
+ * <li><b>No command tracing.</b> With Actuator, Boot observes every command of its client
+ * (a timer, and a span when tracing is on). On the limiter's path that work made bursts
+ * miss the 50 ms timeout and fail open; the starter has its own meters
+ * ({@code ratelimit.decision.latency}). The twin shares the application's event loops, so
+ * it starts no threads.</li>
+ * <li><b>Commands fail at once while disconnected</b> instead of queueing until a
+ * timeout, and a lost connection is tried again at least every second (Lettuce backs off
+ * up to 30 s).</li>
+ * <li><b>A Cluster's topology is refreshed</b> on redirects, lost nodes and reconnects
+ * (and every {@value #TOPOLOGY_REFRESH_SECONDS} s), so a failover moves decisions to the
+ * promoted replica; Lettuce's default never refreshes.</li>
  * </ul>
- * The twin is built on the connecting thread, never at startup, and closed with the application context.
- * A static master/replica configuration (which the factory has no getter for) is read from the factory
- * and connected through Lettuce's {@code MasterReplica}: decisions go to the master. Replica reads
- * ({@code readFrom}) are never copied: every decision writes.
+ * The twin is built on the connecting thread, never at startup, and closed with the
+ * application context. A static master/replica configuration (which the factory has no
+ * getter for) is read from the factory and connected through Lettuce's
+ * {@code MasterReplica}: decisions go to the master. Replica reads ({@code readFrom}) are
+ * never copied: every decision writes.
  */
 final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
 	private static final int TOPOLOGY_REFRESH_SECONDS = 30;
 
-	/** A lost connection is tried again at least this often: enforcement resumes soon after Redis is back. */
+	/**
+	 * A lost connection is tried again at least this often: enforcement resumes soon
+	 * after Redis is back.
+	 */
 	private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
 
-	/** Adaptive refreshes at most this often: a lost node triggers one on every reconnect attempt. */
+	/**
+	 * Adaptive refreshes at most this often: a lost node triggers one on every reconnect
+	 * attempt.
+	 */
 	private static final Duration ADAPTIVE_REFRESH_INTERVAL = Duration.ofMillis(500);
 
 	private final LettuceConnectionFactory application;
@@ -65,7 +75,10 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
 	private @Nullable ClientResources resources;
 
-	/** Whether the resources are this client's own (the application's client had none to share). */
+	/**
+	 * Whether the resources are this client's own (the application's client had none to
+	 * share).
+	 */
 	private boolean ownResources;
 
 	private boolean closed;
@@ -78,14 +91,18 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 	public StatefulConnection<byte[], byte[]> connect() {
 		RedisStaticMasterReplicaConfiguration masterReplica = staticMasterReplica(this.application);
 		if (masterReplica != null) {
-			// the twin's client has no URI of its own here: connect to the listed nodes, writes to the master
+			// the twin's client has no URI of its own here: connect to the listed nodes,
+			// writes to the master
 			return MasterReplica.connect((RedisClient) client(), ByteArrayCodec.INSTANCE,
 					nodes(masterReplica, this.application.getClientConfiguration().isUseSsl()));
 		}
 		return RedisConnector.of(this::client).connect();
 	}
 
-	/** The client connections are opened with: the twin, once the application's factory can be read. */
+	/**
+	 * The client connections are opened with: the twin, once the application's factory
+	 * can be read.
+	 */
 	synchronized AbstractRedisClient client() {
 		if (this.closed) {
 			throw new IllegalStateException("The rate-limit Redis client is closed");
@@ -146,14 +163,16 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 	}
 
 	/**
-	 * The application's resources (event loops, timer, DNS: nothing new to start) without its tracing, and a
-	 * reconnect delay capped at {@link #MAX_RECONNECT_DELAY} instead of Lettuce's 30 s.
+	 * The application's resources (event loops, timer, DNS: nothing new to start) without
+	 * its tracing, and a reconnect delay capped at {@link #MAX_RECONNECT_DELAY} instead
+	 * of Lettuce's 30 s.
 	 */
 	private ClientResources resources(LettuceClientConfiguration configuration) {
 		ClientResources.Builder builder;
 		if (configuration.getClientResources().isPresent()) {
 			ClientResources application = configuration.getClientResources().get();
-			// mutate() shares the timer and executors but not the I/O event loops: share those too
+			// mutate() shares the timer and executors but not the I/O event loops: share
+			// those too
 			// (never shut down here: every part of these resources is the application's)
 			builder = application.mutate().eventLoopGroupProvider(application.eventLoopGroupProvider());
 		}
@@ -202,14 +221,20 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 		return nodes;
 	}
 
-	/** The factory's static master/replica setup, which it has no getter for; {@code null} for any other. */
-	private static @Nullable RedisStaticMasterReplicaConfiguration staticMasterReplica(LettuceConnectionFactory factory) {
+	/**
+	 * The factory's static master/replica setup, which it has no getter for; {@code null}
+	 * for any other.
+	 */
+	private static @Nullable RedisStaticMasterReplicaConfiguration staticMasterReplica(
+			LettuceConnectionFactory factory) {
 		try {
 			Object configuration = new DirectFieldAccessor(factory).getPropertyValue("configuration");
-			return (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) ? masterReplica : null;
+			return (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) ? masterReplica
+					: null;
 		}
 		catch (RuntimeException ex) {
-			// a Spring Data Redis without that field: such setups are read as their standalone part
+			// a Spring Data Redis without that field: such setups are read as their
+			// standalone part
 			return null;
 		}
 	}

@@ -5,12 +5,14 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One allow or deny rule. An allow rule lets its subject bypass every limit, or, with a tier, puts it in
- * that tier; a deny rule answers 403 {@code access_denied} before any store is asked.
+ * One allow or deny rule. An allow rule lets its subject bypass every limit, or, with a
+ * tier, puts it in that tier; a deny rule answers 403 {@code access_denied} before any
+ * store is asked.
  *
  * @param access allow or deny
  * @param subject whom it names
- * @param tier for an allow rule, the tier its subject gets instead of bypassing limits; else {@code null}
+ * @param tier for an allow rule, the tier its subject gets instead of bypassing limits;
+ * else {@code null}
  * @param expiresAt when a rule set at runtime ends; {@code null} for never
  */
 public record AccessRule(Access access, Subject subject, @Nullable String tier, @Nullable Instant expiresAt) {
@@ -29,8 +31,9 @@ public record AccessRule(Access access, Subject subject, @Nullable String tier, 
 	}
 
 	/**
-	 * Parses a rule as written in {@code ratelimit.access.allow} or {@code deny}: a subject, for an allow
-	 * rule optionally followed by {@code as <tier>} ({@code "user:partner-bot as partner"}).
+	 * Parses a rule as written in {@code ratelimit.access.allow} or {@code deny}: a
+	 * subject, for an allow rule optionally followed by {@code as <tier>}
+	 * ({@code "user:partner-bot as partner"}).
 	 * @param access allow or deny
 	 * @param text the rule
 	 * @return the rule, without expiry
@@ -54,7 +57,8 @@ public record AccessRule(Access access, Subject subject, @Nullable String tier, 
 
 	/** Whether the rule has ended at {@code nowMillis}. */
 	public boolean expired(long nowMillis) {
-		// saturated: an expiry beyond what milliseconds hold never comes (rather than throwing)
+		// saturated: an expiry beyond what milliseconds hold never comes (rather than
+		// throwing)
 		return this.expiresAt != null && ControlInput.epochMillis(this.expiresAt) <= nowMillis;
 	}
 

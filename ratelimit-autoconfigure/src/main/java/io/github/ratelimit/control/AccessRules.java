@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.identity.Identity;
 
 /**
- * Allow and deny rules, compiled for the request path: names in hash maps, ranges in a list. A deny rule
- * wins over an allow rule; among allow rules a named one (user, key, org) wins over a range. Expired
- * rules are skipped as soon as they end, whether or not the store has dropped them yet.
+ * Allow and deny rules, compiled for the request path: names in hash maps, ranges in a
+ * list. A deny rule wins over an allow rule; among allow rules a named one (user, key,
+ * org) wins over a range. Expired rules are skipped as soon as they end, whether or not
+ * the store has dropped them yet.
  */
 public final class AccessRules {
 
@@ -63,7 +64,8 @@ public final class AccessRules {
 	/**
 	 * What the rules say about a caller.
 	 * @param identity the caller
-	 * @param address the client address, not grouped (only read when {@link #needsAddress()})
+	 * @param address the client address, not grouped (only read when
+	 * {@link #needsAddress()})
 	 * @param nowMillis the time, for expiry
 	 */
 	public AccessVerdict check(Identity identity, String address, long nowMillis) {
@@ -81,10 +83,10 @@ public final class AccessRules {
 	}
 
 	/**
-	 * What the address rules alone say about a client address, before its caller is known: a deny range
-	 * that holds it, else an allow range that holds it. A deny range refuses whoever calls, so a denial here
-	 * is the one {@link #check} gives; an allow range may still lose to a named allow rule once the caller
-	 * is known.
+	 * What the address rules alone say about a client address, before its caller is
+	 * known: a deny range that holds it, else an allow range that holds it. A deny range
+	 * refuses whoever calls, so a denial here is the one {@link #check} gives; an allow
+	 * range may still lose to a named allow rule once the caller is known.
 	 * @param address the client address, not grouped
 	 * @param nowMillis the time, for expiry
 	 */
@@ -127,7 +129,8 @@ public final class AccessRules {
 		return (rule != null && !rule.expired(nowMillis)) ? rule : null;
 	}
 
-	private static @Nullable AccessRule ranged(List<AccessRule> rules, Identity identity, String address, long nowMillis) {
+	private static @Nullable AccessRule ranged(List<AccessRule> rules, Identity identity, String address,
+			long nowMillis) {
 		for (AccessRule rule : rules) {
 			if (!rule.expired(nowMillis) && rule.subject().matches(identity, address)) {
 				return rule;

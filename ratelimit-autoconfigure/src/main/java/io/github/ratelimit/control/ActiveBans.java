@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bans in force on this instance, at most {@code maxSize} of them. The request path reads one map
- * entry, without a lock and without a copy: starting, lifting or syncing a ban changes one entry at a
- * time. Ended bans go when a lookup meets them and with the refresh's sweep.
+ * The bans in force on this instance, at most {@code maxSize} of them. The request path
+ * reads one map entry, without a lock and without a copy: starting, lifting or syncing a
+ * ban changes one entry at a time. Ended bans go when a lookup meets them and with the
+ * refresh's sweep.
  */
 final class ActiveBans {
 
@@ -47,14 +48,17 @@ final class ActiveBans {
 		return this.bans.size();
 	}
 
-	/** Holds a ban; answers false when it is over or {@code maxSize} others are in force. */
+	/**
+	 * Holds a ban; answers false when it is over or {@code maxSize} others are in force.
+	 */
 	boolean put(Ban ban, long now) {
 		if (!ban.active(now)) {
 			this.bans.remove(ban.subject());
 			return false;
 		}
 		if (this.bans.size() >= this.maxSize && !this.bans.containsKey(ban.subject())) {
-			// full: look for ended bans once a second at most, not at every ban that does not fit
+			// full: look for ended bans once a second at most, not at every ban that does
+			// not fit
 			long next = this.nextFullSweep.get();
 			if (now >= next && this.nextFullSweep.compareAndSet(next, now + 1000)) {
 				sweep(now);
@@ -74,8 +78,8 @@ final class ActiveBans {
 	}
 
 	/**
-	 * Replaces every ban with {@code current}: the new ones go in before the others go, so a ban in force
-	 * in both never lapses on the way. Answers how many did not fit.
+	 * Replaces every ban with {@code current}: the new ones go in before the others go,
+	 * so a ban in force in both never lapses on the way. Answers how many did not fit.
 	 */
 	int replaceWith(List<Ban> current, long now) {
 		Set<String> subjects = new HashSet<>();

@@ -5,9 +5,11 @@ import java.time.Instant;
 /**
  * A caller shut out until a time.
  *
- * @param subject whom: {@code user:<name>}, {@code key:<token id>} or {@code ip:<address group>}
+ * @param subject whom: {@code user:<name>}, {@code key:<token id>} or
+ * {@code ip:<address group>}
  * @param until when the ban ends
- * @param offence which ban of the subject this is (1 for the first; each repeat lasts twice as long)
+ * @param offence which ban of the subject this is (1 for the first; each repeat lasts
+ * twice as long)
  */
 public record Ban(String subject, Instant until, int offence) {
 

@@ -5,12 +5,13 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What changed in the bans since a reader's cursor, as a {@link ControlStore} reports it: only what
- * changed, so an instance never re-reads every ban to learn of one more.
+ * What changed in the bans since a reader's cursor, as a {@link ControlStore} reports it:
+ * only what changed, so an instance never re-reads every ban to learn of one more.
  *
  * @param cursor where the reader's next read starts
- * @param resync whether {@code changes} holds every ban in force (started ones only) and replaces what the
- * reader holds: on its first read, or when it fell further behind than the store remembers changes
+ * @param resync whether {@code changes} holds every ban in force (started ones only) and
+ * replaces what the reader holds: on its first read, or when it fell further behind than
+ * the store remembers changes
  * @param changes in the order they happened
  */
 public record BanChanges(String cursor, boolean resync, List<Change> changes) {
@@ -23,7 +24,8 @@ public record BanChanges(String cursor, boolean resync, List<Change> changes) {
 	 * One change.
 	 *
 	 * @param subject whose ban changed
-	 * @param started the ban that started, or {@code null} when the subject's ban was lifted
+	 * @param started the ban that started, or {@code null} when the subject's ban was
+	 * lifted
 	 */
 	public record Change(String subject, @Nullable Ban started) {
 

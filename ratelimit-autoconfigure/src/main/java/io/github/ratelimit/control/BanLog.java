@@ -7,10 +7,10 @@ import org.slf4j.Logger;
 import io.github.ratelimit.identity.LogSafe;
 
 /**
- * The WARN lines of bans, at most one a second: a flood of bans (one per rotated address) writes one line
- * and counts the others into the next ("N more bans since the last line"), written with the next ban or
- * the next refresh. Subjects are escaped: a user name from a token may hold line breaks that would
- * otherwise forge log lines.
+ * The WARN lines of bans, at most one a second: a flood of bans (one per rotated address)
+ * writes one line and counts the others into the next ("N more bans since the last
+ * line"), written with the next ban or the next refresh. Subjects are escaped: a user
+ * name from a token may hold line breaks that would otherwise forge log lines.
  */
 final class BanLog {
 
@@ -35,12 +35,16 @@ final class BanLog {
 			return;
 		}
 		String subject = LogSafe.escape(ban.subject());
-		this.logger.warn("Banned {} until {} (ban {} of this subject; {} refusals within {}); lift it with DELETE "
-				+ "/actuator/ratelimits/bans?subject={}{}", subject, ban.until(), ban.offence(), rule.refusals(),
-				rule.window(), subject, since());
+		this.logger.warn(
+				"Banned {} until {} (ban {} of this subject; {} refusals within {}); lift it with DELETE "
+						+ "/actuator/ratelimits/bans?subject={}{}",
+				subject, ban.until(), ban.offence(), rule.refusals(), rule.window(), subject, since());
 	}
 
-	/** A refusal that would have started a ban started none: {@code maxActive} bans are in force. */
+	/**
+	 * A refusal that would have started a ban started none: {@code maxActive} bans are in
+	 * force.
+	 */
 	void notStarted(String subject, int maxActive, long now) {
 		if (!claim(now)) {
 			this.unloggedSkips.incrementAndGet();

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param refusals refusals within {@code window} that start a ban
  * @param window the window refusals are counted in
- * @param duration the first ban; each ban within {@code memory} of the last one's end lasts twice as long
+ * @param duration the first ban; each ban within {@code memory} of the last one's end
+ * lasts twice as long
  * @param maxDuration the longest ban
  * @param memory how long after a ban ends a new one still counts as a repeat
  */
@@ -23,7 +24,10 @@ public record BanRule(int refusals, Duration window, Duration duration, Duration
 		}
 	}
 
-	/** How long the {@code offence}-th ban (1 for the first) lasts: doubled each time, up to the longest. */
+	/**
+	 * How long the {@code offence}-th ban (1 for the first) lasts: doubled each time, up
+	 * to the longest.
+	 */
 	public long durationMillis(int offence) {
 		long millis = this.duration.toMillis();
 		long max = this.maxDuration.toMillis();

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The ban rule of each tier and group: each setting is the group's, else the tier's, else the global
- * one; a rule whose refusals resolve to 0 bans nobody (the default).
+ * The ban rule of each tier and group: each setting is the group's, else the tier's, else
+ * the global one; a rule whose refusals resolve to 0 bans nobody (the default).
  */
 public final class BanRules {
 
@@ -50,7 +50,10 @@ public final class BanRules {
 		return this.any;
 	}
 
-	/** The rule for requests of {@code tier} in {@code group}, or {@code null} when they are never banned. */
+	/**
+	 * The rule for requests of {@code tier} in {@code group}, or {@code null} when they
+	 * are never banned.
+	 */
 	public @Nullable BanRule ruleFor(String tier, String group) {
 		if (!this.any) {
 			return null;
@@ -60,8 +63,8 @@ public final class BanRules {
 	}
 
 	private Optional<BanRule> resolve(String tier, String group) {
-		Settings[] chain = { this.groups.getOrDefault(group, Settings.UNSET), this.tiers.getOrDefault(tier, Settings.UNSET),
-				this.global };
+		Settings[] chain = { this.groups.getOrDefault(group, Settings.UNSET),
+				this.tiers.getOrDefault(tier, Settings.UNSET), this.global };
 		Integer refusals = null;
 		Duration window = null;
 		Duration duration = null;

@@ -10,14 +10,14 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 
 /**
- * The checks runtime control makes on what an operator gives it, before anything is written: a stored
- * value must be one every instance can apply for as long as it lives.
+ * The checks runtime control makes on what an operator gives it, before anything is
+ * written: a stored value must be one every instance can apply for as long as it lives.
  */
 public final class ControlInput {
 
 	/**
-	 * The furthest ahead an expiry may lie. Further is a typo (or an attempt to overflow the clock
-	 * arithmetic of every instance); an override meant to stay has no expiry.
+	 * The furthest ahead an expiry may lie. Further is a typo (or an attempt to overflow
+	 * the clock arithmetic of every instance); an override meant to stay has no expiry.
 	 */
 	public static final Duration MAX_EXPIRY = Duration.ofDays(3650);
 
@@ -36,15 +36,17 @@ public final class ControlInput {
 	 * @param expiresAt the expiry, {@code null} for never
 	 * @param now the time
 	 * @return the expiry
-	 * @throws InvalidControlInputException unless it lies in the future and at most {@link #MAX_EXPIRY} ahead
+	 * @throws InvalidControlInputException unless it lies in the future and at most
+	 * {@link #MAX_EXPIRY} ahead
 	 */
 	public static @Nullable Instant expiry(String field, @Nullable Instant expiresAt, Instant now) {
 		if (expiresAt == null) {
 			return null;
 		}
 		if (!expiresAt.isAfter(now)) {
-			throw new InvalidControlInputException(field, expiresAt, "an expiry must lie in the future (it is now "
-					+ now + "); to end something now, delete it", EXPIRY_EXAMPLE);
+			throw new InvalidControlInputException(field, expiresAt,
+					"an expiry must lie in the future (it is now " + now + "); to end something now, delete it",
+					EXPIRY_EXAMPLE);
 		}
 		if (expiresAt.isAfter(now.plus(MAX_EXPIRY))) {
 			throw new InvalidControlInputException(field, expiresAt, "an expiry lies at most " + MAX_EXPIRY.toDays()
@@ -59,7 +61,8 @@ public final class ControlInput {
 	 * @param id the id
 	 * @param example a valid id
 	 * @return the id without surrounding white space
-	 * @throws InvalidControlInputException when it is empty, too long or holds control characters
+	 * @throws InvalidControlInputException when it is empty, too long or holds control
+	 * characters
 	 */
 	public static String id(String field, String id, String example) {
 		String trimmed = id.strip();
@@ -79,8 +82,8 @@ public final class ControlInput {
 
 	/**
 	 * Checks the group of an override.
-	 * @throws InvalidControlInputException unless it is a configured endpoint group, {@code default} or
-	 * {@code all}
+	 * @throws InvalidControlInputException unless it is a configured endpoint group,
+	 * {@code default} or {@code all}
 	 */
 	static void group(PolicyTable table, String group) {
 		if (!table.groups().contains(group) && !Policy.ALL_GROUPS.equals(group)) {
@@ -101,9 +104,9 @@ public final class ControlInput {
 	}
 
 	/**
-	 * An instant in epoch milliseconds, saturated at the ends of {@code long}: a stored expiry too far out
-	 * for milliseconds (written before expiries were checked, or by hand) means never, not an
-	 * {@link ArithmeticException} on every refresh.
+	 * An instant in epoch milliseconds, saturated at the ends of {@code long}: a stored
+	 * expiry too far out for milliseconds (written before expiries were checked, or by
+	 * hand) means never, not an {@link ArithmeticException} on every refresh.
 	 */
 	static long epochMillis(Instant instant) {
 		long seconds = instant.getEpochSecond();

@@ -1,10 +1,10 @@
 package io.github.ratelimit.control;
 
 /**
- * A value an operator gave runtime control (through the {@code ratelimits} endpoint) that cannot work: an
- * expiry in the past or too far ahead, a limit the parser refuses, an unknown group or tier, an id the
- * limiter never gives a caller. Nothing was written; the endpoint answers 400 with the message, which
- * names the field and shows a valid value.
+ * A value an operator gave runtime control (through the {@code ratelimits} endpoint) that
+ * cannot work: an expiry in the past or too far ahead, a limit the parser refuses, an
+ * unknown group or tier, an id the limiter never gives a caller. Nothing was written; the
+ * endpoint answers 400 with the message, which names the field and shows a valid value.
  */
 public class InvalidControlInputException extends IllegalArgumentException {
 
@@ -16,7 +16,8 @@ public class InvalidControlInputException extends IllegalArgumentException {
 
 	/**
 	 * Creates an exception.
-	 * @param field the input field ({@code expires}, {@code limit}, {@code id}, {@code subject}...)
+	 * @param field the input field ({@code expires}, {@code limit}, {@code id},
+	 * {@code subject}...)
 	 * @param value the value given
 	 * @param reason what is wrong
 	 * @param example a valid value for that field

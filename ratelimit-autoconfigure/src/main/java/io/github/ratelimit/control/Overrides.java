@@ -16,11 +16,12 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 
 /**
- * The overrides in force, compiled for the request path: dimension, then id, then group. Groups mean what
- * they mean in a tier: for a request of group {@code G}, an identity's override for {@code G} replaces what
- * its tier gives that dimension; an override for {@code default} replaces the tier's {@code default} limit,
- * so it applies to the groups the tier gives no limit of their own (and counts in the same buckets); an
- * override for {@code all} replaces the tier-wide quota. The per-IP backstop, handler limits and group
+ * The overrides in force, compiled for the request path: dimension, then id, then group.
+ * Groups mean what they mean in a tier: for a request of group {@code G}, an identity's
+ * override for {@code G} replaces what its tier gives that dimension; an override for
+ * {@code default} replaces the tier's {@code default} limit, so it applies to the groups
+ * the tier gives no limit of their own (and counts in the same buckets); an override for
+ * {@code all} replaces the tier-wide quota. The per-IP backstop, handler limits and group
  * concurrency caps stay.
  */
 final class Overrides {
@@ -34,9 +35,10 @@ final class Overrides {
 	}
 
 	/**
-	 * Compiles overrides against a table. An override that cannot apply (its group was removed from the
-	 * configuration, or the store holds something no check let through) is skipped and reported to
-	 * {@code invalid}: one bad record must never keep the others, or later changes, from applying.
+	 * Compiles overrides against a table. An override that cannot apply (its group was
+	 * removed from the configuration, or the store holds something no check let through)
+	 * is skipped and reported to {@code invalid}: one bad record must never keep the
+	 * others, or later changes, from applying.
 	 */
 	static Overrides compile(List<LimitOverride> overrides, PolicyTable table,
 			BiConsumer<LimitOverride, RuntimeException> invalid) {
@@ -67,7 +69,10 @@ final class Overrides {
 		return this.byDimension.isEmpty();
 	}
 
-	/** The policies of a request with the caller's overrides in place of its tier's limits. */
+	/**
+	 * The policies of a request with the caller's overrides in place of its tier's
+	 * limits.
+	 */
 	List<Policy> apply(List<Policy> policies, Identity identity, String group, long nowMillis) {
 		List<Policy> result = null;
 		for (Map.Entry<Dimension, Map<String, Map<String, Timed>>> entry : this.byDimension.entrySet()) {
@@ -89,7 +94,8 @@ final class Overrides {
 				result = new ArrayList<>(policies);
 			}
 			if (groupPolicy != null) {
-				result.removeIf((policy) -> isTierLimit(policy, dimension) && !Policy.ALL_GROUPS.equals(policy.group()));
+				result
+					.removeIf((policy) -> isTierLimit(policy, dimension) && !Policy.ALL_GROUPS.equals(policy.group()));
 				result.add(groupPolicy);
 			}
 			if (allPolicy != null) {
@@ -113,7 +119,8 @@ final class Overrides {
 		return live;
 	}
 
-	// whether the tier gives the request's group a limit of its own in this dimension (not through default)
+	// whether the tier gives the request's group a limit of its own in this dimension
+	// (not through default)
 	private static boolean hasOwnGroupLimit(List<Policy> policies, Dimension dimension) {
 		for (Policy policy : policies) {
 			if (isTierLimit(policy, dimension) && !Policy.ALL_GROUPS.equals(policy.group())

@@ -26,22 +26,27 @@ import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 
 /**
- * What operators set at runtime, as this instance applies it: the policy registry, the overrides, the
- * allow and deny rules (configured and runtime) and the bans. The request path reads one immutable
- * snapshot; a background refresh asks the {@link ControlStore} every {@code refreshInterval} whether
- * anything changed and loads it if so, so a change made on any instance applies on every instance within
- * that interval (on the instance that made it, at once). When the store cannot be read, the last
- * snapshot stays in force.
+ * What operators set at runtime, as this instance applies it: the policy registry, the
+ * overrides, the allow and deny rules (configured and runtime) and the bans. The request
+ * path reads one immutable snapshot; a background refresh asks the {@link ControlStore}
+ * every {@code refreshInterval} whether anything changed and loads it if so, so a change
+ * made on any instance applies on every instance within that interval (on the instance
+ * that made it, at once). When the store cannot be read, the last snapshot stays in
+ * force.
  * <p>
  * Bans are not in the snapshot: callers start them, so they are bounded by the store's
- * {@link ControlStore#maxActiveBans()} and held in a concurrent map that the request path reads without a
- * lock; the refresh reads only the bans that started or were lifted since its last read.
+ * {@link ControlStore#maxActiveBans()} and held in a concurrent map that the request path
+ * reads without a lock; the refresh reads only the bans that started or were lifted since
+ * its last read.
  */
 public final class RuntimeControl implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RuntimeControl.class);
 
-	/** Where bans are logged: a line per ban, at most one a second (the next line counts the others). */
+	/**
+	 * Where bans are logged: a line per ban, at most one a second (the next line counts
+	 * the others).
+	 */
 	public static final String BANS_LOGGER = "io.github.ratelimit.bans";
 
 	/** Ban changes read in one refresh at most, in the store's batches. */
@@ -94,7 +99,8 @@ public final class RuntimeControl implements AutoCloseable {
 	 * Creates the control; call {@link #start()} to keep it in step with the store.
 	 * @param store where the state is shared
 	 * @param registry the policy table in force
-	 * @param configuredRules the allow and deny rules from configuration (never in the store)
+	 * @param configuredRules the allow and deny rules from configuration (never in the
+	 * store)
 	 * @param banRules who gets banned
 	 * @param clock the clock of expiries
 	 * @param refreshInterval how often the store is asked for changes
@@ -113,8 +119,8 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Loads the state and refreshes it from then on, in the background: a store that is down (or slow to
-	 * connect) delays neither the start nor a request.
+	 * Loads the state and refreshes it from then on, in the background: a store that is
+	 * down (or slow to connect) delays neither the start nor a request.
 	 */
 	public synchronized void start() {
 		if (this.refresher != null) {
@@ -134,13 +140,17 @@ public final class RuntimeControl implements AutoCloseable {
 	public synchronized void close() {
 		ScheduledExecutorService executor = this.refresher;
 		if (executor != null) {
-			// first, so that a read the shutdown interrupts is not reported as a store failure
+			// first, so that a read the shutdown interrupts is not reported as a store
+			// failure
 			this.refresher = null;
 			executor.shutdownNow();
 		}
 	}
 
-	/** How often the store is asked for changes: the longest a change takes to reach this instance. */
+	/**
+	 * How often the store is asked for changes: the longest a change takes to reach this
+	 * instance.
+	 */
 	public Duration refreshInterval() {
 		return this.refreshInterval;
 	}
@@ -172,14 +182,18 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Whether a request could be refused by its client address alone: an address rule or some ban is in
-	 * force. The gate before authentication lets every request through untouched otherwise.
+	 * Whether a request could be refused by its client address alone: an address rule or
+	 * some ban is in force. The gate before authentication lets every request through
+	 * untouched otherwise.
 	 */
 	public boolean guardsAddresses() {
 		return this.snapshot.access.needsAddress() || !this.bans.isEmpty();
 	}
 
-	/** What the address rules alone say about a client address (not grouped), before its caller is known. */
+	/**
+	 * What the address rules alone say about a client address (not grouped), before its
+	 * caller is known.
+	 */
 	public AccessVerdict addressAccess(String address) {
 		return this.snapshot.access.checkAddress(address, this.clock.millis());
 	}
@@ -192,7 +206,9 @@ public final class RuntimeControl implements AutoCloseable {
 		return this.bans.get(subject, this.clock.millis());
 	}
 
-	/** The policies of a request: its tier's, with the caller's overrides in their place. */
+	/**
+	 * The policies of a request: its tier's, with the caller's overrides in their place.
+	 */
 	public List<Policy> policies(Identity identity, String group) {
 		Snapshot current = this.snapshot;
 		PolicyTable table = this.registry.current();
@@ -206,7 +222,10 @@ public final class RuntimeControl implements AutoCloseable {
 		return current.overrides.apply(policies, identity, group, this.clock.millis());
 	}
 
-	/** Counts a refusal of a caller towards a ban, when its tier or group bans. Never blocks. */
+	/**
+	 * Counts a refusal of a caller towards a ban, when its tier or group bans. Never
+	 * blocks.
+	 */
 	public void refused(Identity identity, String tier, String group) {
 		BanRule rule = this.banRules.ruleFor(tier, group);
 		if (rule != null) {
@@ -214,7 +233,10 @@ public final class RuntimeControl implements AutoCloseable {
 		}
 	}
 
-	/** Counts a refusal of a caller towards a ban by a rule of its own (login protection's). Never blocks. */
+	/**
+	 * Counts a refusal of a caller towards a ban by a rule of its own (login
+	 * protection's). Never blocks.
+	 */
 	public void refused(Identity identity, BanRule rule) {
 		String subject = Subject.banKey(identity);
 		try {
@@ -247,7 +269,8 @@ public final class RuntimeControl implements AutoCloseable {
 			this.banLog.notStarted(subject, full.maxActive(), this.clock.millis());
 			return;
 		}
-		// a store that refuses writes (Redis at maxmemory) starts no ban; bans in force stay
+		// a store that refuses writes (Redis at maxmemory) starts no ban; bans in force
+		// stay
 		long now = this.clock.millis();
 		long next = this.nextRefusalFailureLog.get();
 		if (now >= next && this.nextRefusalFailureLog.compareAndSet(next, now + REFUSAL_FAILURE_LOG_MILLIS)) {
@@ -264,7 +287,10 @@ public final class RuntimeControl implements AutoCloseable {
 		return this.bansStarted.get();
 	}
 
-	/** How many refusals of this instance would have started a ban but did not: max-active were in force. */
+	/**
+	 * How many refusals of this instance would have started a ban but did not: max-active
+	 * were in force.
+	 */
 	public long bansNotStarted() {
 		return this.bansNotStarted.get();
 	}
@@ -318,16 +344,17 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Sets an override for one identity. Everything is checked before anything is written: what is
-	 * stored applies on every instance for as long as it lives.
+	 * Sets an override for one identity. Everything is checked before anything is
+	 * written: what is stored applies on every instance for as long as it lives.
 	 * @param dimension the dimension
-	 * @param id the identity's id in it, as the limiter keys it (a client address group for {@code ip})
+	 * @param id the identity's id in it, as the limiter keys it (a client address group
+	 * for {@code ip})
 	 * @param group a configured endpoint group, {@code default} or {@code all}
 	 * @param limit a limit string, as the properties take it
-	 * @param expiresAt when it ends, in the future and at most {@link ControlInput#MAX_EXPIRY} ahead;
-	 * {@code null} for never
-	 * @throws InvalidControlInputException naming the field and showing a valid value; for a bad limit
-	 * with the reason the startup check gives
+	 * @param expiresAt when it ends, in the future and at most
+	 * {@link ControlInput#MAX_EXPIRY} ahead; {@code null} for never
+	 * @throws InvalidControlInputException naming the field and showing a valid value;
+	 * for a bad limit with the reason the startup check gives
 	 */
 	public LimitOverride setOverride(Dimension dimension, String id, String group, String limit,
 			@Nullable Instant expiresAt) {
@@ -350,8 +377,9 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Deletes an override; answers whether there was one. The group is not checked against the
-	 * configuration: an override of a group since removed can still be deleted.
+	 * Deletes an override; answers whether there was one. The group is not checked
+	 * against the configuration: an override of a group since removed can still be
+	 * deleted.
 	 * @throws InvalidControlInputException when the id or group cannot be one
 	 */
 	public boolean deleteOverride(Dimension dimension, String id, String group) {
@@ -363,9 +391,10 @@ public final class RuntimeControl implements AutoCloseable {
 	}
 
 	/**
-	 * Sets an allow or deny rule at runtime, replacing the runtime rule of the same subject.
-	 * @throws InvalidControlInputException when an allow rule names a tier that is not configured, or the
-	 * expiry is in the past or too far ahead
+	 * Sets an allow or deny rule at runtime, replacing the runtime rule of the same
+	 * subject.
+	 * @throws InvalidControlInputException when an allow rule names a tier that is not
+	 * configured, or the expiry is in the past or too far ahead
 	 */
 	public void setRule(AccessRule rule) {
 		PolicyTable table = this.registry.current();
@@ -386,7 +415,9 @@ public final class RuntimeControl implements AutoCloseable {
 		return deleted;
 	}
 
-	/** Lifts a ban at once on this instance (on the others within the refresh interval). */
+	/**
+	 * Lifts a ban at once on this instance (on the others within the refresh interval).
+	 */
 	public boolean liftBan(String subject) {
 		boolean lifted = this.store.liftBan(subject);
 		lifted |= this.bans.remove(subject, this.clock.millis());
@@ -439,7 +470,10 @@ public final class RuntimeControl implements AutoCloseable {
 		this.banLog.flush(now);
 	}
 
-	/** Applies the bans started and lifted since the last read: a bounded batch, not every ban. */
+	/**
+	 * Applies the bans started and lifted since the last read: a bounded batch, not every
+	 * ban.
+	 */
 	private void readBanChanges() {
 		synchronized (this.banReads) {
 			for (int i = 0; i < MAX_BAN_BATCHES_PER_REFRESH; i++) {
@@ -447,7 +481,8 @@ public final class RuntimeControl implements AutoCloseable {
 				BanChanges changes = this.store.banChanges(cursor);
 				long now = this.clock.millis();
 				if (changes.resync()) {
-					int dropped = this.bans.replaceWith(changes.changes().stream()
+					int dropped = this.bans.replaceWith(changes.changes()
+						.stream()
 						.map(BanChanges.Change::started)
 						.filter((ban) -> ban != null)
 						.toList(), now);
@@ -496,7 +531,8 @@ public final class RuntimeControl implements AutoCloseable {
 				state.overrides());
 	}
 
-	// a stored rule the request path could not match (written by hand, or by an older version) is skipped,
+	// a stored rule the request path could not match (written by hand, or by an older
+	// version) is skipped,
 	// so that it never keeps the other rules, or later changes, from applying
 	private boolean applicable(AccessRule rule) {
 		try {
@@ -526,7 +562,8 @@ public final class RuntimeControl implements AutoCloseable {
 		return Overrides.compile(overrides, table, (override, ex) -> skipped("override", override, ex));
 	}
 
-	// said once per record, not on every refresh; the set is bounded, so a store full of bad records
+	// said once per record, not on every refresh; the set is bounded, so a store full of
+	// bad records
 	// costs a few lines again after a while, never the heap
 	private void skipped(String what, Object record, RuntimeException ex) {
 		if (this.reportedSkips.size() >= MAX_REPORTED_SKIPS) {

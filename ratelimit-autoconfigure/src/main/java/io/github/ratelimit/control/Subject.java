@@ -11,18 +11,21 @@ import io.github.ratelimit.identity.Identity;
 
 /**
  * Whom an access rule, an override or a ban names: {@code user:<name>}, {@code org:<id>},
- * {@code key:<token id or SHA-256 of the key>}, or {@code ip:<address or CIDR>} (a bare address or CIDR
- * means {@code ip:}). Keys are named by hash only: a raw key is never accepted, kept or shown.
+ * {@code key:<token id or SHA-256 of the key>}, or {@code ip:<address or CIDR>} (a bare
+ * address or CIDR means {@code ip:}). Keys are named by hash only: a raw key is never
+ * accepted, kept or shown.
  *
  * @param kind what the value names
- * @param value the user name, org id, token id ({@code t-…}) or the range in canonical form
+ * @param value the user name, org id, token id ({@code t-…}) or the range in canonical
+ * form
  * @param range the range of an {@code ip} subject, else {@code null}
  */
 public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 
 	private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
 
-	private static final Pattern TOKEN_ID = Pattern.compile(Pattern.quote(CredentialHashes.TOKEN_ID_PREFIX) + "[0-9a-f]{32}");
+	private static final Pattern TOKEN_ID = Pattern
+		.compile(Pattern.quote(CredentialHashes.TOKEN_ID_PREFIX) + "[0-9a-f]{32}");
 
 	/** Longer names are refused: they are ids, not documents. */
 	private static final int MAX_LENGTH = 256;
@@ -41,7 +44,8 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 
 	/**
 	 * Parses a subject.
-	 * @param text for example {@code user:alice}, {@code key:t-2c26…}, {@code 203.0.113.0/24}
+	 * @param text for example {@code user:alice}, {@code key:t-2c26…},
+	 * {@code 203.0.113.0/24}
 	 * @return the subject
 	 * @throws IllegalArgumentException with the reason when the text names none
 	 */
@@ -95,14 +99,17 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 	private static Subject ip(String value) {
 		String reason = CidrRange.invalidReason(value);
 		if (reason != null) {
-			throw new IllegalArgumentException("'" + value + "' is neither user:, org:, key: nor an address or CIDR "
-					+ "range (" + reason + ")");
+			throw new IllegalArgumentException(
+					"'" + value + "' is neither user:, org:, key: nor an address or CIDR " + "range (" + reason + ")");
 		}
 		CidrRange range = CidrRange.parse(value);
 		return new Subject(Kind.IP, range.toString(), range);
 	}
 
-	/** The ban subject of a caller: its user, else its key, else its client address (group). */
+	/**
+	 * The ban subject of a caller: its user, else its key, else its client address
+	 * (group).
+	 */
 	public static String banKey(Identity identity) {
 		if (identity.user() != null) {
 			return "user:" + identity.user();

@@ -1,8 +1,9 @@
 package io.github.ratelimit.control;
 
 /**
- * A refusal that would have started a ban started none: as many bans as the store holds at most
- * ({@code ratelimit.bans.max-active}) are in force. The caller is still limited as before.
+ * A refusal that would have started a ban started none: as many bans as the store holds
+ * at most ({@code ratelimit.bans.max-active}) are in force. The caller is still limited
+ * as before.
  */
 public final class TooManyBansException extends RuntimeException {
 

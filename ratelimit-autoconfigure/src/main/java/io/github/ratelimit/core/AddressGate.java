@@ -16,15 +16,18 @@ import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 
 /**
- * Step zero of the pipeline: what the client address alone decides, before authentication, so that a denied
- * or banned address never makes the server check a password. A deny rule whose range holds the address
- * answers {@link Outcome#DENIED}; a ban on the address ({@code ip:<group>}, an IPv6 client by its prefix as
- * the limiter counts it) answers {@link Outcome#BANNED}, unless an allow rule without a tier holds the
- * address (an allow-listed address is never banned, as in the limiter). Rules and bans on users, orgs and
- * keys need the verified caller: the {@link RateLimiter} applies them after authentication, with the limits.
+ * Step zero of the pipeline: what the client address alone decides, before
+ * authentication, so that a denied or banned address never makes the server check a
+ * password. A deny rule whose range holds the address answers {@link Outcome#DENIED}; a
+ * ban on the address ({@code ip:<group>}, an IPv6 client by its prefix as the limiter
+ * counts it) answers {@link Outcome#BANNED}, unless an allow rule without a tier holds
+ * the address (an allow-listed address is never banned, as in the limiter). Rules and
+ * bans on users, orgs and keys need the verified caller: the {@link RateLimiter} applies
+ * them after authentication, with the limits.
  * <p>
- * Reads only the runtime control's local snapshot and bans, never a store. While no address rule and no ban
- * is in force, {@link #active()} is false and a request's address is not even resolved.
+ * Reads only the runtime control's local snapshot and bans, never a store. While no
+ * address rule and no ban is in force, {@link #active()} is false and a request's address
+ * is not even resolved.
  */
 public final class AddressGate {
 
@@ -54,10 +57,10 @@ public final class AddressGate {
 	/**
 	 * Checks a request by its client address.
 	 * @param request the request, before authentication
-	 * @param classification the request's classification, asked for only to describe a refusal (metrics,
-	 * log, body)
-	 * @return the refusal ({@link Outcome#DENIED} or {@link Outcome#BANNED}), or {@code null} when the
-	 * request goes on
+	 * @param classification the request's classification, asked for only to describe a
+	 * refusal (metrics, log, body)
+	 * @return the refusal ({@link Outcome#DENIED} or {@link Outcome#BANNED}), or
+	 * {@code null} when the request goes on
 	 */
 	public @Nullable Decision check(ClientRequest request, Supplier<Classification> classification) {
 		if (!active()) {

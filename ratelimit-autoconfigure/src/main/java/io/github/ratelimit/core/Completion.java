@@ -7,11 +7,12 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.storage.Permits;
 
 /**
- * What an admitted request must give back, and when: the waiting slot it holds while it waits for its
- * tokens ({@link #waitOver()}), its concurrency permits once its response is done
- * ({@link #responseDone(int)}: completed, failed, timed out, aborted or cancelled), and the tokens it took
- * from limits that count only some responses when its final status is not one of them. The web filters
- * call both; each runs once however often it is called, and {@link #responseDone(int)} also ends the wait.
+ * What an admitted request must give back, and when: the waiting slot it holds while it
+ * waits for its tokens ({@link #waitOver()}), its concurrency permits once its response
+ * is done ({@link #responseDone(int)}: completed, failed, timed out, aborted or
+ * cancelled), and the tokens it took from limits that count only some responses when its
+ * final status is not one of them. The web filters call both; each runs once however
+ * often it is called, and {@link #responseDone(int)} also ends the wait.
  */
 public final class Completion {
 
@@ -19,8 +20,9 @@ public final class Completion {
 	public static final Completion NONE = new Completion(Permits.NONE, null);
 
 	/**
-	 * The final status is not known (the request timed out, the client went away, the exchange was
-	 * cancelled): the request may have reached the application, so it stays counted by every limit.
+	 * The final status is not known (the request timed out, the client went away, the
+	 * exchange was cancelled): the request may have reached the application, so it stays
+	 * counted by every limit.
 	 */
 	public static final int UNKNOWN = 0;
 
@@ -53,14 +55,16 @@ public final class Completion {
 	}
 
 	/**
-	 * Whether the request took tokens that its final status may give back: the adapters then report that
-	 * status through {@link #responseDone(int)}.
+	 * Whether the request took tokens that its final status may give back: the adapters
+	 * then report that status through {@link #responseDone(int)}.
 	 */
 	public boolean countsByOutcome() {
 		return this.reservation != null;
 	}
 
-	/** The request has waited for its tokens (or gave up waiting): frees its waiting slot. */
+	/**
+	 * The request has waited for its tokens (or gave up waiting): frees its waiting slot.
+	 */
 	public void waitOver() {
 		if (this.waiting.get() && this.waiting.compareAndSet(true, false)) {
 			this.endWait.run();
@@ -68,15 +72,16 @@ public final class Completion {
 	}
 
 	/**
-	 * The response is done and its final status is not known: gives the permits back; limits that count
-	 * only some responses keep counting it.
+	 * The response is done and its final status is not known: gives the permits back;
+	 * limits that count only some responses keep counting it.
 	 */
 	public void responseDone() {
 		responseDone(UNKNOWN);
 	}
 
 	/**
-	 * The response is done: gives the permits back, and the tokens of limits that do not count this status.
+	 * The response is done: gives the permits back, and the tokens of limits that do not
+	 * count this status.
 	 * @param status the final HTTP status, {@link #UNKNOWN} or {@link #NOT_RUN}
 	 */
 	public void responseDone(int status) {

@@ -1,8 +1,8 @@
 package io.github.ratelimit.core;
 
 /**
- * Step six of the pipeline: told of every decision after it is made (metrics, logs). Implementations run
- * on the request path: keep them fast and never throw.
+ * Step six of the pipeline: told of every decision after it is made (metrics, logs).
+ * Implementations run on the request path: keep them fast and never throw.
  */
 @FunctionalInterface
 public interface DecisionListener {
@@ -18,7 +18,9 @@ public interface DecisionListener {
 	DecisionListener NONE = (decision, elapsedNanos) -> {
 	};
 
-	/** A listener that tells each of {@code listeners} in turn, isolating their failures. */
+	/**
+	 * A listener that tells each of {@code listeners} in turn, isolating their failures.
+	 */
 	static DecisionListener composite(java.util.List<DecisionListener> listeners) {
 		if (listeners.isEmpty()) {
 			return NONE;

@@ -1,9 +1,9 @@
 package io.github.ratelimit.core;
 
 /**
- * What the limiter does while the store is unhealthy (not connected, answering errors, silent), and for
- * a decision whose answer stayed unread too long. Every such decision is counted and logged
- * ({@link FailureModeLog}).
+ * What the limiter does while the store is unhealthy (not connected, answering errors,
+ * silent), and for a decision whose answer stayed unread too long. Every such decision is
+ * counted and logged ({@link FailureModeLog}).
  */
 public enum FailureMode {
 
@@ -14,8 +14,8 @@ public enum FailureMode {
 	CLOSED,
 
 	/**
-	 * Decide with per-instance buckets in memory until the store is back (the default): limits keep
-	 * holding, per instance, so N instances admit up to N times a limit.
+	 * Decide with per-instance buckets in memory until the store is back (the default):
+	 * limits keep holding, per instance, so N instances admit up to N times a limit.
 	 */
 	LOCAL
 

@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
- * Makes every decision taken by the failure mode loud: a WARN line saying why the store failed, what the
- * failure mode did and what that means for enforcement, at most one line per {@link #LINE_INTERVAL}
- * (with the number of decisions it covers, so an outage cannot flood the log), and the last failure for
- * the health indicator, which reports the store degraded while the failure mode decided anything within
- * {@link #RECENT}.
+ * Makes every decision taken by the failure mode loud: a WARN line saying why the store
+ * failed, what the failure mode did and what that means for enforcement, at most one line
+ * per {@link #LINE_INTERVAL} (with the number of decisions it covers, so an outage cannot
+ * flood the log), and the last failure for the health indicator, which reports the store
+ * degraded while the failure mode decided anything within {@link #RECENT}.
  * <p>
  * Thread-safe; recording takes no lock.
  */
@@ -26,7 +26,9 @@ public final class FailureModeLog {
 	/** At most one WARN line this often. */
 	public static final Duration LINE_INTERVAL = Duration.ofSeconds(10);
 
-	/** How long after the failure mode last decided the store still counts as degraded. */
+	/**
+	 * How long after the failure mode last decided the store still counts as degraded.
+	 */
 	public static final Duration RECENT = Duration.ofSeconds(10);
 
 	private static final Logger logger = LoggerFactory.getLogger(FailureModeLog.class);
@@ -35,7 +37,10 @@ public final class FailureModeLog {
 
 	private final Clock clock;
 
-	/** When the last line was written, in the clock's milliseconds; {@link Long#MIN_VALUE} before any. */
+	/**
+	 * When the last line was written, in the clock's milliseconds; {@link Long#MIN_VALUE}
+	 * before any.
+	 */
 	private final AtomicLong lastLineMillis = new AtomicLong(Long.MIN_VALUE);
 
 	/** Decisions since the last line, that line's own included once written. */
@@ -45,7 +50,10 @@ public final class FailureModeLog {
 
 	private volatile @Nullable Failure last;
 
-	/** The last failure that was not the open circuit breaker: the cause a breaker's refusals go back to. */
+	/**
+	 * The last failure that was not the open circuit breaker: the cause a breaker's
+	 * refusals go back to.
+	 */
 	private volatile @Nullable Failure lastCause;
 
 	/**
@@ -59,8 +67,8 @@ public final class FailureModeLog {
 	}
 
 	/**
-	 * Records a decision the failure mode took, and writes a WARN line when none was written for
-	 * {@link #LINE_INTERVAL}.
+	 * Records a decision the failure mode took, and writes a WARN line when none was
+	 * written for {@link #LINE_INTERVAL}.
 	 * @param kind what went wrong
 	 * @param message the store's words for it
 	 */
@@ -83,7 +91,10 @@ public final class FailureModeLog {
 		}
 	}
 
-	/** The last decision the failure mode took, if within {@link #RECENT}; otherwise {@code null}. */
+	/**
+	 * The last decision the failure mode took, if within {@link #RECENT}; otherwise
+	 * {@code null}.
+	 */
 	public @Nullable Failure recent() {
 		Failure failure = this.last;
 		if (failure == null || this.clock.millis() - failure.at().toEpochMilli() >= RECENT.toMillis()) {
@@ -124,6 +135,7 @@ public final class FailureModeLog {
 
 	/**
 	 * A decision taken by the failure mode.
+	 *
 	 * @param kind what went wrong
 	 * @param message why, in the store's words
 	 * @param at when

@@ -12,12 +12,14 @@ import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * Failed-login protection ({@code ratelimit.login-protection}): the failed attempts of a client address and
- * of an account (across addresses) each have a budget. An attempt takes a token from both when it starts,
- * before its password is checked, and gives it back when its response is not a failure; once a budget is
- * spent, attempts are refused with 429 before authentication. An address refused often enough is banned
- * (the ban machinery, doubling on repeat). The limits are the limiter's own policies
- * ({@value #TIER}-ip-{@value #GROUP}, {@value #TIER}-account-{@value #GROUP}) under their own store keys.
+ * Failed-login protection ({@code ratelimit.login-protection}): the failed attempts of a
+ * client address and of an account (across addresses) each have a budget. An attempt
+ * takes a token from both when it starts, before its password is checked, and gives it
+ * back when its response is not a failure; once a budget is spent, attempts are refused
+ * with 429 before authentication. An address refused often enough is banned (the ban
+ * machinery, doubling on repeat). The limits are the limiter's own policies
+ * ({@value #TIER}-ip-{@value #GROUP}, {@value #TIER}-account-{@value #GROUP}) under their
+ * own store keys.
  */
 public final class LoginProtection {
 
@@ -54,7 +56,8 @@ public final class LoginProtection {
 		if (failures.all()) {
 			throw new IllegalArgumentException("login protection counts failures, not every response");
 		}
-		// a namespace of its own: no tier or group of the application can share these buckets
+		// a namespace of its own: no tier or group of the application can share these
+		// buckets
 		String prefix = storeKeyPrefix + TIER + ":";
 		this.perAddress = new Policy(TIER, Dimension.IP, GROUP, perAddress, prefix, Mode.ENFORCE, 0, failures);
 		this.perAccount = (perAccount != null)

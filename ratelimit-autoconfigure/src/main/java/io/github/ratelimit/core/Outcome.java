@@ -5,7 +5,10 @@ package io.github.ratelimit.core;
  */
 public enum Outcome {
 
-	/** No limit applies (excluded path, or no policy for the tier and group): nothing is written. */
+	/**
+	 * No limit applies (excluded path, or no policy for the tier and group): nothing is
+	 * written.
+	 */
 	UNLIMITED,
 
 	/** Every limit admitted the request. */
@@ -14,7 +17,10 @@ public enum Outcome {
 	/** A limit is spent: 429, retry later. */
 	REJECTED,
 
-	/** A limit of {@code 0} blocks the caller's tier from the group: 403, waiting never helps. */
+	/**
+	 * A limit of {@code 0} blocks the caller's tier from the group: 403, waiting never
+	 * helps.
+	 */
 	BLOCKED,
 
 	/** A deny rule names the caller: 403, no store was asked. */
@@ -23,7 +29,10 @@ public enum Outcome {
 	/** The caller is banned for repeated refusals: 403 until the ban ends. */
 	BANNED,
 
-	/** The store could not decide and {@code failure-mode} is {@code open}: admitted, and counted. */
+	/**
+	 * The store could not decide and {@code failure-mode} is {@code open}: admitted, and
+	 * counted.
+	 */
 	ADMITTED_ON_ERROR,
 
 	/** The store could not decide and {@code failure-mode} is {@code closed}: 503. */

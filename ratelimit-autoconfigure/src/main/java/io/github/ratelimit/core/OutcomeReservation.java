@@ -12,9 +12,10 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * The tokens an admitted request took from limits that count only some responses: taken when the request
- * started, like every token (so a burst is decided exactly), and given back to the store that took them
- * once the response's final status turns out to be one the limit does not count.
+ * The tokens an admitted request took from limits that count only some responses: taken
+ * when the request started, like every token (so a burst is decided exactly), and given
+ * back to the store that took them once the response's final status turns out to be one
+ * the limit does not count.
  */
 final class OutcomeReservation {
 
@@ -30,8 +31,9 @@ final class OutcomeReservation {
 	}
 
 	/**
-	 * The reservation of an admitted decision, or {@code null} when it took nothing from a limit that
-	 * counts by outcome (the usual case: nothing to give back, nothing to read at the end).
+	 * The reservation of an admitted decision, or {@code null} when it took nothing from
+	 * a limit that counts by outcome (the usual case: nothing to give back, nothing to
+	 * read at the end).
 	 */
 	static @Nullable OutcomeReservation of(List<LimitCheck> checks, StoreDecision decision, RateLimitStore store) {
 		List<LimitCheck> reserved = null;
@@ -48,9 +50,10 @@ final class OutcomeReservation {
 	}
 
 	/**
-	 * Settles the reservation with the response's final status: what the status does not count goes back.
-	 * @param status the final status, {@link Completion#UNKNOWN} (everything stays counted) or
-	 * {@link Completion#NOT_RUN} (everything goes back)
+	 * Settles the reservation with the response's final status: what the status does not
+	 * count goes back.
+	 * @param status the final status, {@link Completion#UNKNOWN} (everything stays
+	 * counted) or {@link Completion#NOT_RUN} (everything goes back)
 	 */
 	void settle(int status) {
 		if (status == Completion.UNKNOWN) {

@@ -6,15 +6,16 @@ import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * The state of one bandwidth of one policy after a decision: a member of {@code RateLimit-Policy}.
+ * The state of one bandwidth of one policy after a decision: a member of
+ * {@code RateLimit-Policy}.
  *
  * @param policy the policy
  * @param bandwidthIndex which bandwidth of the policy's limit
  * @param id whose bucket it is (user name, org, client address; a token hash for tokens)
  * @param remaining tokens left (after this request when admitted)
- * @param resetSeconds seconds until the bucket holds the request's cost again ({@code 0} while it does),
- * and on a violation until this request could pass (at least 1 then): what {@code t} and
- * {@code X-RateLimit-Reset} report
+ * @param resetSeconds seconds until the bucket holds the request's cost again ({@code 0}
+ * while it does), and on a violation until this request could pass (at least 1 then):
+ * what {@code t} and {@code X-RateLimit-Reset} report
  * @param violated whether this bandwidth refused the request
  */
 public record PolicyState(Policy policy, int bandwidthIndex, String id, long remaining, long resetSeconds,
@@ -30,8 +31,8 @@ public record PolicyState(Policy policy, int bandwidthIndex, String id, long rem
 	}
 
 	/**
-	 * The quota ({@code q}): what a window refills. A burst lets the bucket hold more than this ({@code r}
-	 * may exceed it), but the sustained rate is this per window.
+	 * The quota ({@code q}): what a window refills. A burst lets the bucket hold more
+	 * than this ({@code r} may exceed it), but the sustained rate is this per window.
 	 */
 	public long limit() {
 		return bandwidth().quota();

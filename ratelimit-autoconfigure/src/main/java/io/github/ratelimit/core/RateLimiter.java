@@ -41,9 +41,10 @@ import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
- * The pipeline without the web: identify the caller, look up the policies of its tier and the request's
- * group, let the store decide every limit at once, and turn the answer into a {@link Decision} that
- * names the most actionable reason. Used by the servlet filter and the WebFlux filter alike.
+ * The pipeline without the web: identify the caller, look up the policies of its tier and
+ * the request's group, let the store decide every limit at once, and turn the answer into
+ * a {@link Decision} that names the most actionable reason. Used by the servlet filter
+ * and the WebFlux filter alike.
  */
 public final class RateLimiter {
 
@@ -91,11 +92,12 @@ public final class RateLimiter {
 	 * @param policies the configured limits
 	 * @param store the store that decides
 	 * @param failureMode what to do when the store cannot decide
-	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is
+	 * {@link FailureMode#LOCAL}
 	 * @param clock the clock of {@link Decision#decidedAt()}
 	 */
-	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
-			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock) {
+	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store, FailureMode failureMode,
+			@Nullable RateLimitStore fallbackStore, Clock clock) {
 		this(identifier, policies, store, failureMode, fallbackStore, clock, DEFAULT_MAX_WAITING);
 	}
 
@@ -105,27 +107,30 @@ public final class RateLimiter {
 	 * @param policies the configured limits
 	 * @param store the store that decides
 	 * @param failureMode what to do when the store cannot decide
-	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is
+	 * {@link FailureMode#LOCAL}
 	 * @param clock the clock of {@link Decision#decidedAt()}
-	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
-	 * ({@code max-wait}); beyond it a request that would wait is refused at once
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at
+	 * once ({@code max-wait}); beyond it a request that would wait is refused at once
 	 */
-	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store,
-			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
+	public RateLimiter(CallerIdentifier identifier, PolicyTable policies, RateLimitStore store, FailureMode failureMode,
+			@Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
 		this(identifier, new PolicyRegistry(policies), null, store, failureMode, fallbackStore, clock, maxWaiting,
 				null);
 	}
 
 	/**
-	 * Creates a limiter under runtime control: overrides, allow and deny rules and bans apply, and the
-	 * policy table is the control's registry's.
+	 * Creates a limiter under runtime control: overrides, allow and deny rules and bans
+	 * apply, and the policy table is the control's registry's.
 	 * @param identifier identifies callers
 	 * @param control the runtime control
 	 * @param store the store that decides
 	 * @param failureMode what to do when the store cannot decide
-	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is
+	 * {@link FailureMode#LOCAL}
 	 * @param clock the clock of {@link Decision#decidedAt()}
-	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at
+	 * once
 	 */
 	public RateLimiter(CallerIdentifier identifier, RuntimeControl control, RateLimitStore store,
 			FailureMode failureMode, @Nullable RateLimitStore fallbackStore, Clock clock, int maxWaiting) {
@@ -133,16 +138,19 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Creates a limiter under runtime control that also protects logins: the attempts a gate before
-	 * authentication passes in ({@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)}) are
+	 * Creates a limiter under runtime control that also protects logins: the attempts a
+	 * gate before authentication passes in
+	 * ({@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)}) are
 	 * counted by {@code loginProtection}.
 	 * @param identifier identifies callers
 	 * @param control the runtime control
 	 * @param store the store that decides
 	 * @param failureMode what to do when the store cannot decide
-	 * @param fallbackStore the per-instance store used when {@code failureMode} is {@link FailureMode#LOCAL}
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is
+	 * {@link FailureMode#LOCAL}
 	 * @param clock the clock of {@link Decision#decidedAt()}
-	 * @param maxWaiting the most requests of this instance that may wait for tokens at once
+	 * @param maxWaiting the most requests of this instance that may wait for tokens at
+	 * once
 	 * @param loginProtection the budgets of failed logins, or {@code null} for none
 	 */
 	public RateLimiter(CallerIdentifier identifier, RuntimeControl control, RateLimitStore store,
@@ -184,23 +192,26 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Decides some of a request's limits, blocking as {@link #decide(ClientRequest, Classification)} does.
-	 * Access rules and bans apply whatever the scope. A request none of whose limits is in scope is
+	 * Decides some of a request's limits, blocking as
+	 * {@link #decide(ClientRequest, Classification)} does. Access rules and bans apply
+	 * whatever the scope. A request none of whose limits is in scope is
 	 * {@link Outcome#UNLIMITED}.
 	 * @param request the request
 	 * @param classification its group and cost
 	 * @param scope which limits to decide
-	 * @return the decision; an admitted one's {@link Decision#completion()} must be completed by the caller,
-	 * with the response's final status when {@link Completion#countsByOutcome()}
+	 * @return the decision; an admitted one's {@link Decision#completion()} must be
+	 * completed by the caller, with the response's final status when
+	 * {@link Completion#countsByOutcome()}
 	 */
 	public Decision decide(ClientRequest request, Classification classification, CheckScope scope) {
 		return decide(request, classification, scope, Set.of());
 	}
 
 	/**
-	 * Decides a request's limits but those an earlier decision of the same request decided
-	 * ({@link #decidedLimits(Decision)}): the filter after authentication leaves out what the gate before it
-	 * decided for the client address, and decides the rest in one store call.
+	 * Decides a request's limits but those an earlier decision of the same request
+	 * decided ({@link #decidedLimits(Decision)}): the filter after authentication leaves
+	 * out what the gate before it decided for the client address, and decides the rest in
+	 * one store call.
 	 * @param request the request
 	 * @param classification its group and cost
 	 * @param decidedBefore the limits decided already
@@ -211,13 +222,15 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Decides the limits of a request in {@code scope} and, for a login attempt, the budgets of failed logins
-	 * of its address and of the account it tries ({@link LoginProtection}), whatever its group (an excluded
-	 * path included): a gate before authentication calls this with {@link CheckScope#OUTCOME_COUNTED}.
+	 * Decides the limits of a request in {@code scope} and, for a login attempt, the
+	 * budgets of failed logins of its address and of the account it tries
+	 * ({@link LoginProtection}), whatever its group (an excluded path included): a gate
+	 * before authentication calls this with {@link CheckScope#OUTCOME_COUNTED}.
 	 * @param request the request
 	 * @param classification its classification
 	 * @param scope which of its limits to decide
-	 * @param attempt the login attempt, or {@code null} when the request presents no credentials
+	 * @param attempt the login attempt, or {@code null} when the request presents no
+	 * credentials
 	 * @return the decision
 	 */
 	public Decision decide(ClientRequest request, Classification classification, CheckScope scope,
@@ -226,15 +239,17 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Decides as {@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)} without blocking the
-	 * calling thread. The future never completes exceptionally.
+	 * Decides as {@link #decide(ClientRequest, Classification, CheckScope, LoginAttempt)}
+	 * without blocking the calling thread. The future never completes exceptionally.
 	 */
 	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			CheckScope scope, @Nullable LoginAttempt attempt) {
 		return decideAsync(request, classification, scope, Set.of(), attempt);
 	}
 
-	/** Whether login attempts are counted ({@code ratelimit.login-protection.enabled}). */
+	/**
+	 * Whether login attempts are counted ({@code ratelimit.login-protection.enabled}).
+	 */
 	public boolean protectsLogins() {
 		return this.loginProtection != null;
 	}
@@ -265,14 +280,18 @@ public final class RateLimiter {
 		return recorded(evaluate(plan, storeDecision, this.store));
 	}
 
-	/** Decides a request without blocking the calling thread. The future never completes exceptionally. */
+	/**
+	 * Decides a request without blocking the calling thread. The future never completes
+	 * exceptionally.
+	 */
 	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification) {
 		return decideAsync(request, classification, CheckScope.ALL);
 	}
 
 	/**
 	 * Decides some of a request's limits without blocking the calling thread (see
-	 * {@link #decide(ClientRequest, Classification, CheckScope)}). The future never completes exceptionally.
+	 * {@link #decide(ClientRequest, Classification, CheckScope)}). The future never
+	 * completes exceptionally.
 	 */
 	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			CheckScope scope) {
@@ -280,8 +299,9 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Decides a request's limits but those decided already without blocking the calling thread (see
-	 * {@link #decide(ClientRequest, Classification, Set)}). The future never completes exceptionally.
+	 * Decides a request's limits but those decided already without blocking the calling
+	 * thread (see {@link #decide(ClientRequest, Classification, Set)}). The future never
+	 * completes exceptionally.
 	 */
 	public CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			Set<String> decidedBefore) {
@@ -310,7 +330,8 @@ public final class RateLimiter {
 				: recorded(evaluate(plan, storeDecision, this.store)));
 	}
 
-	// a refusal counts in the top refused callers, and towards a ban where the caller's tier or group bans
+	// a refusal counts in the top refused callers, and towards a ban where the caller's
+	// tier or group bans
 	private Decision recorded(Decision decision) {
 		if (decision.outcome() == Outcome.REJECTED) {
 			this.topRefused.record(Subject.banKey(decision.identity()));
@@ -318,7 +339,8 @@ public final class RateLimiter {
 			PolicyState binding = decision.binding();
 			if (login != null && binding != null && login.owns(binding.policy())) {
 				login.refused(binding.policy());
-				// an address that keeps trying once its failures are spent is banned; one refused for the
+				// an address that keeps trying once its failures are spent is banned; one
+				// refused for the
 				// account it tries is not (the account's owner may be among them)
 				if (this.control != null && binding.policy() == login.perAddress() && login.bans() != null) {
 					this.control.refused(decision.identity(), login.bans());
@@ -332,7 +354,9 @@ public final class RateLimiter {
 		return decision;
 	}
 
-	/** How many decisions the store failed, of one kind, since this limiter was created. */
+	/**
+	 * How many decisions the store failed, of one kind, since this limiter was created.
+	 */
 	public long storeFailures(StoreUnavailableException.Kind kind) {
 		return this.storeFailures[kind.ordinal()].sum();
 	}
@@ -342,14 +366,18 @@ public final class RateLimiter {
 		return this.failureModeLog;
 	}
 
-	/** Who this instance refused most, in the current and the last period (5 minutes each). */
+	/**
+	 * Who this instance refused most, in the current and the last period (5 minutes
+	 * each).
+	 */
 	public TopRefused topRefused() {
 		return this.topRefused;
 	}
 
 	/**
-	 * The limits a decision decided, each by its policy and caller: what a later decision of the same request
-	 * leaves out ({@link #decide(ClientRequest, Classification, Set)}).
+	 * The limits a decision decided, each by its policy and caller: what a later decision
+	 * of the same request leaves out
+	 * ({@link #decide(ClientRequest, Classification, Set)}).
 	 */
 	public static Set<String> decidedLimits(Decision decision) {
 		Set<String> limits = new HashSet<>();
@@ -366,13 +394,14 @@ public final class RateLimiter {
 		return policy.name() + '\n' + id;
 	}
 
-	private Plan plan(ClientRequest request, Classification classification, CheckScope scope,
-			Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+	private Plan plan(ClientRequest request, Classification classification, CheckScope scope, Set<String> decidedBefore,
+			@Nullable LoginAttempt attempt) {
 		Identity identity = this.identifier.identify(request);
-		LoginProtection login = (attempt != null && scope != CheckScope.COUNTING_EVERY_RESPONSE)
-				? this.loginProtection : null;
+		LoginProtection login = (attempt != null && scope != CheckScope.COUNTING_EVERY_RESPONSE) ? this.loginProtection
+				: null;
 		if (classification.excluded() && login != null) {
-			// a password guessed through an excluded path (the Actuator's) is guessed all the same
+			// a password guessed through an excluded path (the Actuator's) is guessed all
+			// the same
 			List<LimitCheck> checks = new ArrayList<>(2);
 			addLoginChecks(checks, login, identity, attempt, classification);
 			return new Plan(identity, classification, checks, null, false, attempt.account());
@@ -447,7 +476,8 @@ public final class RateLimiter {
 		}
 		boolean waitingSlot = false;
 		if (maxWait > 0) {
-			// a request that may wait holds a waiting slot until it knows it need not, or its wait is over
+			// a request that may wait holds a waiting slot until it knows it need not, or
+			// its wait is over
 			waitingSlot = this.waiting.incrementAndGet() <= this.maxWaiting;
 			if (!waitingSlot) {
 				this.waiting.decrementAndGet();
@@ -459,7 +489,8 @@ public final class RateLimiter {
 				(attempt != null) ? attempt.account() : null);
 	}
 
-	// the budgets of failed logins: one token each, whatever the request's cost, and never a wait
+	// the budgets of failed logins: one token each, whatever the request's cost, and
+	// never a wait
 	private static void addLoginChecks(List<LimitCheck> checks, LoginProtection login, Identity identity,
 			LoginAttempt attempt, Classification classification) {
 		checks.add(LimitCheck.enforced(login.perAddress(), login.perAddress().storeKey(StoreKeys.escape(identity.ip())),
@@ -470,15 +501,18 @@ public final class RateLimiter {
 		}
 	}
 
-	// adds the check of one policy; answers the decision when the policy blocks the request outright
+	// adds the check of one policy; answers the decision when the policy blocks the
+	// request outright
 	private @Nullable Decision addCheck(List<LimitCheck> checks, Policy policy, @Nullable String id, Identity identity,
 			Classification classification, long maxWait) {
 		if (id == null) {
 			return null;
 		}
-		// a limit of 0, or one whose bucket can never hold the cost: waiting would never help
+		// a limit of 0, or one whose bucket can never hold the cost: waiting would never
+		// help
 		if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
-			// a policy that does not enforce never blocks; it has nothing to measure either
+			// a policy that does not enforce never blocks; it has nothing to measure
+			// either
 			return policy.enforced() ? new Decision(Outcome.BLOCKED, identity, classification, List.of(), null, 0,
 					policy, this.clock.instant()) : null;
 		}
@@ -493,7 +527,8 @@ public final class RateLimiter {
 		StoreUnavailableException.Kind kind = (failure instanceof StoreUnavailableException unavailable)
 				? unavailable.kind() : StoreUnavailableException.Kind.ERROR;
 		this.storeFailures[kind.ordinal()].increment();
-		// never silent: a rate-limited WARN says why and what the failure mode did; health reports it
+		// never silent: a rate-limited WARN says why and what the failure mode did;
+		// health reports it
 		this.failureModeLog.record(kind, (failure.getMessage() != null) ? failure.getMessage() : failure.toString());
 		logger.debug("Rate-limit store failed; failure mode {}", this.failureMode, failure);
 		return switch (this.failureMode) {
@@ -510,7 +545,8 @@ public final class RateLimiter {
 		};
 	}
 
-	// store: the one that decided, which gets back what a response its limits do not count took
+	// store: the one that decided, which gets back what a response its limits do not
+	// count took
 	private Decision evaluate(Plan plan, StoreDecision storeDecision, RateLimitStore store) {
 		List<LimitCheck> checks = plan.checks;
 		List<PolicyState> states = new ArrayList<>();
@@ -529,14 +565,17 @@ public final class RateLimiter {
 			for (int b = 0; b < results.size(); b++) {
 				BandwidthResult result = results.get(b);
 				boolean violated = !admitted && check.enforced() && result.wasShort();
-				// a token bucket a waiting request reserved from is short now but not violated
+				// a token bucket a waiting request reserved from is short now but not
+				// violated
 				boolean wouldRefuse = !check.enforced() && result.wasShort();
-				// t: when this bucket holds the request's cost again; on a refusal, when the request could pass
+				// t: when this bucket holds the request's cost again; on a refusal, when
+				// the request could pass
 				long resetMillis = (violated || wouldRefuse) ? result.millisUntilCost() : result.millisUntilCostAgain();
 				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
 				PolicyState state = new PolicyState(policy, b, id, result.remaining(), resetSeconds, violated);
 				if (mode == Mode.OBSERVE) {
-					// observed policies never show: they only record what they would have refused
+					// observed policies never show: they only record what they would have
+					// refused
 					if (wouldRefuse) {
 						observed = add(observed, state);
 					}
@@ -550,25 +589,28 @@ public final class RateLimiter {
 					warnings = add(warnings, new Decision.Warning(state, false));
 				}
 				if (admitted) {
-					// report the bandwidth closest to exhaustion; earlier (org first) wins ties
+					// report the bandwidth closest to exhaustion; earlier (org first)
+					// wins ties
 					if (binding == null || result.remaining() < binding.remaining()) {
 						binding = state;
 					}
 				}
 				else if (violated && (resetMillis > longestWait || (resetMillis == longestWait
 						&& policy.dimension().ordinal() < binding.dimension().ordinal()))) {
-					// the longest wait is the most actionable reason: sooner would fail again
+					// the longest wait is the most actionable reason: sooner would fail
+					// again
 					binding = state;
 					longestWait = resetMillis;
 				}
 			}
 		}
 		if (!admitted && binding == null) {
-			// a refusal that names no short bucket cannot be explained to the caller: the store is broken,
+			// a refusal that names no short bucket cannot be explained to the caller: the
+			// store is broken,
 			// and a broken store gets the failure mode, like one that is down
 			warnAboutInconsistentStore(storeDecision);
-			return onStoreFailure(plan,
-					new StoreUnavailableException(StoreUnavailableException.Kind.INCONSISTENT, "inconsistent store answer", null));
+			return onStoreFailure(plan, new StoreUnavailableException(StoreUnavailableException.Kind.INCONSISTENT,
+					"inconsistent store answer", null));
 		}
 		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
 		long retryAfter = admitted ? 0 : binding.resetSeconds();
@@ -585,8 +627,8 @@ public final class RateLimiter {
 			}
 		}
 		// states is this method's own list: wrap it rather than copy it
-		return new Decision(outcome, plan.identity, plan.classification, Collections.unmodifiableList(states),
-				binding, retryAfter, null, this.clock.instant(), (warnings != null) ? warnings : List.of(),
+		return new Decision(outcome, plan.identity, plan.classification, Collections.unmodifiableList(states), binding,
+				retryAfter, null, this.clock.instant(), (warnings != null) ? warnings : List.of(),
 				(observed != null) ? observed : List.of(), waitMillis, completion);
 	}
 
@@ -616,9 +658,10 @@ public final class RateLimiter {
 		long now = System.nanoTime();
 		long last = this.lastInconsistencyWarning.get();
 		if (now - last >= 1_000_000_000L && this.lastInconsistencyWarning.compareAndSet(last, now)) {
-			logger.warn("The rate-limit store refused a request but reported no short bucket ({} more since the "
-					+ "last line); failure mode {} applies: {}", this.inconsistencies.getAndSet(0), this.failureMode,
-					storeDecision);
+			logger.warn(
+					"The rate-limit store refused a request but reported no short bucket ({} more since the "
+							+ "last line); failure mode {} applies: {}",
+					this.inconsistencies.getAndSet(0), this.failureMode, storeDecision);
 		}
 		else {
 			this.inconsistencies.incrementAndGet();
@@ -638,8 +681,9 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * Whether a group's limits count only some responses ({@code ratelimit.groups.<group>.count}): only then
-	 * has a gate before authentication anything to decide for them.
+	 * Whether a group's limits count only some responses
+	 * ({@code ratelimit.groups.<group>.count}): only then has a gate before
+	 * authentication anything to decide for them.
 	 */
 	public boolean countsByOutcome() {
 		return this.registry.current().options().groups().values().stream().anyMatch((group) -> !group.counts().all());
@@ -656,7 +700,8 @@ public final class RateLimiter {
 	}
 
 	/**
-	 * @param account the hash of the account a login attempt tries, the id of its account check
+	 * @param account the hash of the account a login attempt tries, the id of its account
+	 * check
 	 */
 	private record Plan(Identity identity, Classification classification, List<LimitCheck> checks,
 			@Nullable Decision decision, boolean waitingSlot, @Nullable String account) {

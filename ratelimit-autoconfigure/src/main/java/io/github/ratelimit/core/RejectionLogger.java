@@ -11,18 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one structured line per refused request, at INFO, so an operator can see who is limited and
- * why; and, to {@code io.github.ratelimit.warnings}, one per admitted request that a limit in observe or
- * warn mode would have refused, or that is past a soft limit ({@code warn-at}). Ids are verified names or
- * client addresses; credentials never reach it (tokens are hashes). Ids and tiers are escaped: a user name
- * with a line break cannot forge a line.
+ * Writes one structured line per refused request, at INFO, so an operator can see who is
+ * limited and why; and, to {@code io.github.ratelimit.warnings}, one per admitted request
+ * that a limit in observe or warn mode would have refused, or that is past a soft limit
+ * ({@code warn-at}). Ids are verified names or client addresses; credentials never reach
+ * it (tokens are hashes). Ids and tiers are escaped: a user name with a line break cannot
+ * forge a line.
  * <p>
- * A flood of refused requests must not become a flood of log lines: at most {@code linesPerSecond}
- * lines are written each second, and the next line written says how many were left out.
+ * A flood of refused requests must not become a flood of log lines: at most
+ * {@code linesPerSecond} lines are written each second, and the next line written says
+ * how many were left out.
  */
 public final class RejectionLogger implements DecisionListener {
 
-	/** Where refusals are logged, one line each, and the top refused callers of each period. */
+	/**
+	 * Where refusals are logged, one line each, and the top refused callers of each
+	 * period.
+	 */
 	public static final String REJECTIONS_LOGGER = "io.github.ratelimit.rejections";
 
 	private static final Logger logger = LoggerFactory.getLogger(REJECTIONS_LOGGER);
@@ -73,14 +78,16 @@ public final class RejectionLogger implements DecisionListener {
 			logger.info(
 					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
 					decision.outcome(), binding.name(), binding.dimension().key(), LogSafe.escape(binding.id()),
-					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(), decision.retryAfterSeconds(), left);
+					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(),
+					decision.retryAfterSeconds(), left);
 		}
 		else {
-			// denied, banned, blocked or unavailable: the caller as bans and rules name it (keys by token id)
+			// denied, banned, blocked or unavailable: the caller as bans and rules name
+			// it (keys by token id)
 			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
 					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
-					LogSafe.escape(Subject.banKey(identity)), LogSafe.escape(identity.tier()), decision.classification().group(),
-					decision.retryAfterSeconds(), left);
+					LogSafe.escape(Subject.banKey(identity)), LogSafe.escape(identity.tier()),
+					decision.classification().group(), decision.retryAfterSeconds(), left);
 		}
 	}
 
@@ -102,11 +109,13 @@ public final class RejectionLogger implements DecisionListener {
 		else {
 			Decision.Warning warning = decision.warnings().get(0);
 			state = warning.state();
-			what = warning.overLimit() ? "would_refuse mode=warn" : "near_limit warn_at=" + state.policy().warnAtPercent() + "%";
+			what = warning.overLimit() ? "would_refuse mode=warn"
+					: "near_limit warn_at=" + state.policy().warnAtPercent() + "%";
 		}
-		warnings.info("rate limit {} policy={} scope={} id={} tier={} group={} limit={} remaining={} suppressed={}", what,
-				state.name(), state.dimension().key(), LogSafe.escape(state.id()), LogSafe.escape(decision.identity().tier()),
-				decision.classification().group(), state.limit(), Math.max(0, state.remaining()), left);
+		warnings.info("rate limit {} policy={} scope={} id={} tier={} group={} limit={} remaining={} suppressed={}",
+				what, state.name(), state.dimension().key(), LogSafe.escape(state.id()),
+				LogSafe.escape(decision.identity().tier()), decision.classification().group(), state.limit(),
+				Math.max(0, state.remaining()), left);
 	}
 
 	private boolean mayWrite() {

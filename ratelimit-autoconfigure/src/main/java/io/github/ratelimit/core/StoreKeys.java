@@ -7,8 +7,8 @@ import java.util.Base64;
 
 /**
  * Makes identity ids safe inside store keys. Plain short ids stay readable for operators
- * ({@code rl:user:auth:1a2b3c4d:alice}); anything longer or with other characters is replaced by a
- * hash, so no caller input can reach into another key or bloat the store.
+ * ({@code rl:user:auth:1a2b3c4d:alice}); anything longer or with other characters is
+ * replaced by a hash, so no caller input can reach into another key or bloat the store.
  */
 public final class StoreKeys {
 

@@ -11,14 +11,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who is refused most, in bounded memory: a space-saving summary (Metwally et al.) of at most
- * {@code capacity} callers per period. A caller that is refused often is counted exactly once it is
- * tracked; a newcomer takes the place of the least refused one and inherits its count as a possible
- * over-count ({@link Entry#error()}), so any caller refused more than {@code total / capacity} times in a
- * period is in the list. Two periods are kept: the current one and the last complete one.
+ * Who is refused most, in bounded memory: a space-saving summary (Metwally et al.) of at
+ * most {@code capacity} callers per period. A caller that is refused often is counted
+ * exactly once it is tracked; a newcomer takes the place of the least refused one and
+ * inherits its count as a possible over-count ({@link Entry#error()}), so any caller
+ * refused more than {@code total / capacity} times in a period is in the list. Two
+ * periods are kept: the current one and the last complete one.
  * <p>
- * Callers are named as bans name them ({@code user:<name>}, {@code key:<token id>}, {@code ip:<address>}):
- * never a raw credential.
+ * Callers are named as bans name them ({@code user:<name>}, {@code key:<token id>},
+ * {@code ip:<address>}): never a raw credential.
  */
 public final class TopRefused {
 
@@ -72,7 +73,8 @@ public final class TopRefused {
 		log(summary);
 	}
 
-	// ends the current period if it is over and logs its summary: at the first refusal or read after its end
+	// ends the current period if it is over and logs its summary: at the first refusal or
+	// read after its end
 	private void advance() {
 		String summary;
 		synchronized (this) {
@@ -98,7 +100,8 @@ public final class TopRefused {
 			this.current.put(caller, new long[] { 1, 0 });
 			return;
 		}
-		// full: the least refused caller makes room, its count becomes the newcomer's possible over-count
+		// full: the least refused caller makes room, its count becomes the newcomer's
+		// possible over-count
 		String least = null;
 		long min = Long.MAX_VALUE;
 		for (Map.Entry<String, long[]> entry : this.current.entrySet()) {
@@ -111,7 +114,10 @@ public final class TopRefused {
 		this.current.put(caller, new long[] { min + 1, min });
 	}
 
-	/** The most refused callers of the current period, most refused first, at most {@code limit}. */
+	/**
+	 * The most refused callers of the current period, most refused first, at most
+	 * {@code limit}.
+	 */
 	public List<Entry> current(int limit) {
 		advance();
 		synchronized (this) {
@@ -119,7 +125,10 @@ public final class TopRefused {
 		}
 	}
 
-	/** The most refused callers of the last complete period, most refused first, at most {@code limit}. */
+	/**
+	 * The most refused callers of the last complete period, most refused first, at most
+	 * {@code limit}.
+	 */
 	public List<Entry> last(int limit) {
 		advance();
 		synchronized (this) {
@@ -148,7 +157,8 @@ public final class TopRefused {
 		return java.time.Duration.ofMillis(this.periodMillis);
 	}
 
-	// starts a new period when the current one is over; answers the summary of the one that ended, if any
+	// starts a new period when the current one is over; answers the summary of the one
+	// that ended, if any
 	private @Nullable String roll(long now) {
 		if (now - this.currentStart < this.periodMillis) {
 			return null;

@@ -1,5 +1,6 @@
 /**
- * The rate-limit decision: identities, policies and the store brought together, with no web types.
+ * The rate-limit decision: identities, policies and the store brought together, with no
+ * web types.
  */
 @NullMarked
 package io.github.ratelimit.core;

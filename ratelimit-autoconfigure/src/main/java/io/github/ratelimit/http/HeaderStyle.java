@@ -3,38 +3,42 @@ package io.github.ratelimit.http;
 import java.util.Locale;
 
 /**
- * A family of rate-limit response headers, as selected by {@code ratelimit.headers.styles}. Several
- * families can be sent together as long as their field names do not collide; see
- * {@link RateLimitHeaders#of(java.util.Set)}.
+ * A family of rate-limit response headers, as selected by
+ * {@code ratelimit.headers.styles}. Several families can be sent together as long as
+ * their field names do not collide; see {@link RateLimitHeaders#of(java.util.Set)}.
  */
 public enum HeaderStyle {
 
 	/**
-	 * The newest IETF httpapi draft (-11): {@code RateLimit-Policy} and {@code RateLimit}, both
-	 * structured-field Lists ({@code "premium-user-auth";q=100;w=60} and
-	 * {@code "premium-user-auth";r=0;t=23}).
+	 * The newest IETF httpapi draft (-11): {@code RateLimit-Policy} and
+	 * {@code RateLimit}, both structured-field Lists
+	 * ({@code "premium-user-auth";q=100;w=60} and {@code "premium-user-auth";r=0;t=23}).
 	 */
 	IETF("ietf"),
 
 	/**
-	 * {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset}, as most SDKs
-	 * read them. Reset is in delta-seconds (GitHub sends an epoch; a delay is immune to clock skew and
-	 * matches {@code Retry-After}).
+	 * {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and
+	 * {@code X-RateLimit-Reset}, as most SDKs read them. Reset is in delta-seconds
+	 * (GitHub sends an epoch; a delay is immune to clock skew and matches
+	 * {@code Retry-After}).
 	 */
 	X_RATELIMIT("x-ratelimit"),
 
 	/**
-	 * Drafts -04 to -06: {@code RateLimit-Limit}, {@code RateLimit-Remaining}, {@code RateLimit-Reset} and
-	 * {@code RateLimit-Policy: 100;w=60}.
+	 * Drafts -04 to -06: {@code RateLimit-Limit}, {@code RateLimit-Remaining},
+	 * {@code RateLimit-Reset} and {@code RateLimit-Policy: 100;w=60}.
 	 */
 	SPLIT("split"),
 
-	/** Draft -07: {@code RateLimit: limit=100, remaining=0, reset=23} and {@code RateLimit-Policy: 100;w=60}. */
+	/**
+	 * Draft -07: {@code RateLimit: limit=100, remaining=0, reset=23} and
+	 * {@code RateLimit-Policy: 100;w=60}.
+	 */
 	DRAFT7("draft7"),
 
 	/**
-	 * No rate-limit headers at all. {@code Retry-After} is still sent on a rejection, since HTTP clients
-	 * rely on it.
+	 * No rate-limit headers at all. {@code Retry-After} is still sent on a rejection,
+	 * since HTTP clients rely on it.
 	 */
 	NONE("none");
 
@@ -57,11 +61,12 @@ public enum HeaderStyle {
 	}
 
 	/**
-	 * Returns the style of a property value. Case is ignored, and {@code _} is accepted for {@code -}
-	 * ({@code X_RATELIMIT}), as Spring Boot's binder would.
+	 * Returns the style of a property value. Case is ignored, and {@code _} is accepted
+	 * for {@code -} ({@code X_RATELIMIT}), as Spring Boot's binder would.
 	 * @param value the configured value, such as {@code x-ratelimit}
 	 * @return the style
-	 * @throws IllegalArgumentException when the value names no style, listing the valid values
+	 * @throws IllegalArgumentException when the value names no style, listing the valid
+	 * values
 	 */
 	public static HeaderStyle fromValue(String value) {
 		String normalized = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');

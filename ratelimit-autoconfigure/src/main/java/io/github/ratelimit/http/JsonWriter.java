@@ -4,12 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Writes one flat JSON object without a JSON library: the problem body is small and fixed in shape, and
- * the core must not depend on Jackson. Strings are escaped so that the output is plain ASCII: quotes,
- * backslashes and every control character, every non-ASCII character as a {@code u} escape of four hex
- * digits (a body read with the wrong charset still says the same thing), {@code <}, {@code >} and
- * {@code &} (nothing can be sniffed as markup), and a lone surrogate as U+FFFD (it has no encoding in
- * UTF-8).
+ * Writes one flat JSON object without a JSON library: the problem body is small and fixed
+ * in shape, and the core must not depend on Jackson. Strings are escaped so that the
+ * output is plain ASCII: quotes, backslashes and every control character, every non-ASCII
+ * character as a {@code u} escape of four hex digits (a body read with the wrong charset
+ * still says the same thing), {@code <}, {@code >} and {@code &} (nothing can be sniffed
+ * as markup), and a lone surrogate as U+FFFD (it has no encoding in UTF-8).
  */
 final class JsonWriter {
 

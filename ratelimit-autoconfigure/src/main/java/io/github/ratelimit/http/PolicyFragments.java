@@ -10,8 +10,9 @@ import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * The parts of the rate-limit headers that depend on a policy only, computed once per policy so that
- * the request path just appends the two numbers that change (remaining and reset).
+ * The parts of the rate-limit headers that depend on a policy only, computed once per
+ * policy so that the request path just appends the two numbers that change (remaining and
+ * reset).
  */
 final class PolicyFragments {
 
@@ -26,9 +27,10 @@ final class PolicyFragments {
 	private final String[] draft7Prefixes;
 
 	/**
-	 * The last full {@code RateLimit-Policy} value that started with this policy. Callers of one tier and
-	 * group check the same policies request after request, so this usually saves joining them again.
-	 * Immutable and replaced whole, so a race only costs a recomputation.
+	 * The last full {@code RateLimit-Policy} value that started with this policy. Callers
+	 * of one tier and group check the same policies request after request, so this
+	 * usually saves joining them again. Immutable and replaced whole, so a race only
+	 * costs a recomputation.
 	 */
 	private volatile @Nullable JoinedPolicies lastJoined;
 
@@ -43,7 +45,8 @@ final class PolicyFragments {
 		for (int i = 0; i < count; i++) {
 			Bandwidth bandwidth = bandwidths.get(i);
 			String quotedName = StructuredFieldStrings.quote(policy.bandwidthName(i));
-			// the quota is what a window refills; a burst above it is said in a vendor parameter, so that no
+			// the quota is what a window refills; a burst above it is said in a vendor
+			// parameter, so that no
 			// client takes a one-off burst for the sustained rate
 			String limit = Long.toString(bandwidth.quota());
 			String window = Long.toString(bandwidth.windowSeconds());
@@ -86,7 +89,10 @@ final class PolicyFragments {
 		this.lastJoined = joined;
 	}
 
-	/** The start of the IETF {@code RateLimit} member of a bandwidth: {@code "premium-user-auth";r=}. */
+	/**
+	 * The start of the IETF {@code RateLimit} member of a bandwidth:
+	 * {@code "premium-user-auth";r=}.
+	 */
 	String ietfRemainingPrefix(int bandwidthIndex) {
 		return this.ietfRemainingPrefixes[bandwidthIndex];
 	}
@@ -101,19 +107,26 @@ final class PolicyFragments {
 		return this.legacyPolicies[bandwidthIndex];
 	}
 
-	/** The start of the draft-07 {@code RateLimit} Dictionary: {@code limit=100, remaining=}. */
+	/**
+	 * The start of the draft-07 {@code RateLimit} Dictionary:
+	 * {@code limit=100, remaining=}.
+	 */
 	String draft7Prefix(int bandwidthIndex) {
 		return this.draft7Prefixes[bandwidthIndex];
 	}
 
 	/**
 	 * A {@code RateLimit-Policy} value of several policies.
+	 *
 	 * @param policies the policies, in order
 	 * @param value their members, joined
 	 */
 	record JoinedPolicies(Policy[] policies, String value) {
 
-		/** Whether {@code states} hold exactly these policies, in this order (no allocation). */
+		/**
+		 * Whether {@code states} hold exactly these policies, in this order (no
+		 * allocation).
+		 */
 		boolean matches(List<PolicyState> states) {
 			int next = 0;
 			@Nullable Policy previous = null;

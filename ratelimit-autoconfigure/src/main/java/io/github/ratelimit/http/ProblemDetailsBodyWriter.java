@@ -17,8 +17,8 @@ import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * The default {@link RejectionBodyWriter}: an RFC 9457 {@code application/problem+json} body that says
- * which limit was hit, for whom, and when to retry. A 429 reads:
+ * The default {@link RejectionBodyWriter}: an RFC 9457 {@code application/problem+json}
+ * body that says which limit was hit, for whom, and when to retry. A 429 reads:
  *
  * <pre class="code">
  * { "type": "https://iana.org/assignments/http-problem-types#quota-exceeded",
@@ -30,12 +30,14 @@ import io.github.ratelimit.policy.Policy;
  *   "policy": "100;w=60", "request_id": "7f9c2b1e4d" }
  * </pre>
  *
- * {@code type} and {@code violated-policies} are the IETF draft's registered problem type and member.
- * A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a store that cannot decide under
- * {@code failure-mode: closed}, 503 with {@code rate_limiter_unavailable}.
+ * {@code type} and {@code violated-policies} are the IETF draft's registered problem type
+ * and member. A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a
+ * store that cannot decide under {@code failure-mode: closed}, 503 with
+ * {@code rate_limiter_unavailable}.
  * <p>
- * The detail names a user or an organisation (verified names) or the client address, shortened to
- * {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key", never its hash.
+ * The detail names a user or an organisation (verified names) or the client address,
+ * shortened to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key",
+ * never its hash.
  */
 public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 
@@ -45,7 +47,9 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	/** The IETF draft's problem type for a spent quota. */
 	public static final String QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
-	/** The problem type of statuses that need no further explanation (RFC 9457 §4.2.1). */
+	/**
+	 * The problem type of statuses that need no further explanation (RFC 9457 §4.2.1).
+	 */
 	public static final String BLANK_TYPE = "about:blank";
 
 	static final int MAX_ID_LENGTH = 64;
@@ -117,7 +121,10 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		return (kind instanceof ConcurrencyLimit) ? "Too many concurrent requests" : "Request rate exceeded";
 	}
 
-	/** The {@code code} member: what kind of limit refused, so clients can tell a rate from a quota. */
+	/**
+	 * The {@code code} member: what kind of limit refused, so clients can tell a rate
+	 * from a quota.
+	 */
 	private static String code(@Nullable Bandwidth kind) {
 		if (kind instanceof CalendarQuota) {
 			return "quota_exceeded";
@@ -132,7 +139,8 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		String tier = capped(decision.identity().tier(), MAX_ID_LENGTH);
 		String endpoints = Classification.DEFAULT_GROUP.equals(group) ? "these endpoints"
 				: "the '" + group + "' endpoints";
-		// the backstop applies to every tier: naming the caller's tier would suggest an upgrade helps
+		// the backstop applies to every tier: naming the caller's tier would suggest an
+		// upgrade helps
 		String detail = (blockedBy != null && blockedBy.isBackstop()) ? "No caller may call " + endpoints + "."
 				: "The '" + tier + "' tier may not call " + endpoints + ".";
 		JsonWriter json = new JsonWriter().string("type", BLANK_TYPE)
@@ -201,9 +209,11 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		switch (dimension) {
 			case USER -> detail.append("for user '").append(capped(id, MAX_ID_LENGTH)).append('\'');
 			case ORG -> detail.append("for org '").append(capped(id, MAX_ID_LENGTH)).append('\'');
-			// the id of a token is a hash of the credential: still a secret's fingerprint, never shown
+			// the id of a token is a hash of the credential: still a secret's
+			// fingerprint, never shown
 			case TOKEN -> detail.append("for this API key");
-			// a hash of the user name tried: the account is named by whoever knows it, never by us
+			// a hash of the user name tried: the account is named by whoever knows it,
+			// never by us
 			case ACCOUNT -> detail.append("of failed logins for this account");
 			case IP -> {
 				if (ClientIpResolver.UNKNOWN.equals(id)) {
@@ -222,22 +232,24 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	}
 
 	/**
-	 * When the request can pass again, rounded up to the second: rounding down would name a moment at
-	 * which the client is still refused.
+	 * When the request can pass again, rounded up to the second: rounding down would name
+	 * a moment at which the client is still refused.
 	 */
 	private static String resetAt(Instant decidedAt, long retryAfterSeconds) {
 		return resetAt(decidedAt, retryAfterSeconds, null);
 	}
 
 	/**
-	 * As {@link #resetAt(Instant, long)}, but a calendar quota resets at its period's boundary, which the
-	 * rounding up of {@code retry_after} and then of the moment would pass by up to two seconds.
+	 * As {@link #resetAt(Instant, long)}, but a calendar quota resets at its period's
+	 * boundary, which the rounding up of {@code retry_after} and then of the moment would
+	 * pass by up to two seconds.
 	 */
 	private static String resetAt(Instant decidedAt, long retryAfterSeconds, @Nullable PolicyState binding) {
 		if (binding != null && binding.violated() && binding.bandwidth() instanceof CalendarQuota quota) {
 			long decided = decidedAt.toEpochMilli();
 			long boundary = quota.window(decided).end();
-			// the store's clock (Redis TIME) may differ slightly: use the boundary its answer points at
+			// the store's clock (Redis TIME) may differ slightly: use the boundary its
+			// answer points at
 			if (boundary > decided + (retryAfterSeconds - 1) * 1000 && boundary <= decided + retryAfterSeconds * 1000) {
 				return Instant.ofEpochMilli(boundary).toString();
 			}
@@ -247,7 +259,10 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		return (seconds.equals(reset) ? seconds : seconds.plusSeconds(1)).toString();
 	}
 
-	/** Shortens {@code value} to {@code max} characters and a trailing ellipsis, never splitting a pair. */
+	/**
+	 * Shortens {@code value} to {@code max} characters and a trailing ellipsis, never
+	 * splitting a pair.
+	 */
 	static String capped(String value, int max) {
 		if (value.length() <= max) {
 			return value;

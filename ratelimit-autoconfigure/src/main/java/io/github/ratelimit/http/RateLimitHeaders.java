@@ -17,19 +17,26 @@ import io.github.ratelimit.http.PolicyFragments.JoinedPolicies;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * Writes the rate-limit headers of a {@link Decision} in the configured {@link HeaderStyle styles}.
- * Built once at startup; thread-safe. Web adapters call {@link #write} with a setter of their native
- * response, so this class holds no servlet or reactive types.
+ * Writes the rate-limit headers of a {@link Decision} in the configured
+ * {@link HeaderStyle styles}. Built once at startup; thread-safe. Web adapters call
+ * {@link #write} with a setter of their native response, so this class holds no servlet
+ * or reactive types.
  * <p>
- * Every header name is written at most once per call (several policies are members of one List), so a
- * "set" and an "add" setter behave the same.
+ * Every header name is written at most once per call (several policies are members of one
+ * List), so a "set" and an "add" setter behave the same.
  */
 public final class RateLimitHeaders {
 
-	/** The IETF draft's quota policies, or in older drafts the binding policy ({@code 100;w=60}). */
+	/**
+	 * The IETF draft's quota policies, or in older drafts the binding policy
+	 * ({@code 100;w=60}).
+	 */
 	public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
 
-	/** The IETF draft's remaining quota, or in draft -07 a Dictionary of limit, remaining and reset. */
+	/**
+	 * The IETF draft's remaining quota, or in draft -07 a Dictionary of limit, remaining
+	 * and reset.
+	 */
 	public static final String RATE_LIMIT = "RateLimit";
 
 	public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
@@ -48,9 +55,10 @@ public final class RateLimitHeaders {
 	public static final String RETRY_AFTER = "Retry-After";
 
 	/**
-	 * Our warning field, a structured-field List naming each limit a response warns about:
-	 * {@code "premium-org-all";code="near-limit";r=1800;t=604800} past a soft limit ({@code warn-at}),
-	 * {@code code="over-limit"} when a limit in warn mode would have refused the request.
+	 * Our warning field, a structured-field List naming each limit a response warns
+	 * about: {@code "premium-org-all";code="near-limit";r=1800;t=604800} past a soft
+	 * limit ({@code warn-at}), {@code code="over-limit"} when a limit in warn mode would
+	 * have refused the request.
 	 */
 	public static final String RATE_LIMIT_WARNING = "RateLimit-Warning";
 
@@ -63,8 +71,8 @@ public final class RateLimitHeaders {
 	private static final String ONE_SECOND = "1";
 
 	/**
-	 * Policies come from configuration (and later, a bounded set of overrides); the bound only guards
-	 * against a custom setup that creates policies per request.
+	 * Policies come from configuration (and later, a bounded set of overrides); the bound
+	 * only guards against a custom setup that creates policies per request.
 	 */
 	private static final int MAX_CACHED_POLICIES = 4096;
 
@@ -93,11 +101,13 @@ public final class RateLimitHeaders {
 
 	/**
 	 * Returns a writer of the given header families.
-	 * @param styles the families to write; empty writes none, like {@link HeaderStyle#NONE}
+	 * @param styles the families to write; empty writes none, like
+	 * {@link HeaderStyle#NONE}
 	 * @return the writer
-	 * @throws IllegalArgumentException when two styles would write the same field in different syntaxes
-	 * ({@code ietf} with {@code split} or {@code draft7}, {@code split} with {@code draft7}), or when
-	 * {@code none} is combined with another style
+	 * @throws IllegalArgumentException when two styles would write the same field in
+	 * different syntaxes ({@code ietf} with {@code split} or {@code draft7},
+	 * {@code split} with {@code draft7}), or when {@code none} is combined with another
+	 * style
 	 */
 	public static RateLimitHeaders of(Set<HeaderStyle> styles) {
 		EnumSet<HeaderStyle> set = styles.isEmpty() ? EnumSet.noneOf(HeaderStyle.class) : EnumSet.copyOf(styles);
@@ -114,8 +124,8 @@ public final class RateLimitHeaders {
 					+ "so clients could not parse them; choose one");
 		}
 		if (set.contains(HeaderStyle.SPLIT) && set.contains(HeaderStyle.DRAFT7)) {
-			throw invalid(set, "split and draft7 are two versions of one draft and both write RateLimit-Policy; "
-					+ "choose one");
+			throw invalid(set,
+					"split and draft7 are two versions of one draft and both write RateLimit-Policy; " + "choose one");
 		}
 		return new RateLimitHeaders(set);
 	}
@@ -149,11 +159,13 @@ public final class RateLimitHeaders {
 	}
 
 	/**
-	 * Writes the headers of a decision: the rate-limit fields of the configured styles when a limit
-	 * applied, and on a refusal {@code Retry-After} and {@code Cache-Control: no-store} whatever the styles
-	 * (RFC 6585: a 429 must not be cached).
+	 * Writes the headers of a decision: the rate-limit fields of the configured styles
+	 * when a limit applied, and on a refusal {@code Retry-After} and
+	 * {@code Cache-Control: no-store} whatever the styles (RFC 6585: a 429 must not be
+	 * cached).
 	 * @param decision the decision
-	 * @param header receives each header name and value, for example {@code response::setHeader}
+	 * @param header receives each header name and value, for example
+	 * {@code response::setHeader}
 	 */
 	public void write(Decision decision, BiConsumer<String, String> header) {
 		PolicyState binding = decision.binding();
@@ -206,8 +218,12 @@ public final class RateLimitHeaders {
 			header.accept(RATE_LIMIT_POLICY, ietfPolicy(states, fragments));
 			String prefix = fragments.ietfRemainingPrefix(index);
 			StringBuilder rateLimit = new StringBuilder(prefix.length() + remaining.length() + reset.length() + 3)
-				.append(prefix).append(remaining).append(";t=").append(reset);
-			// a limit a warning names is reported too, so the client sees what it is close to
+				.append(prefix)
+				.append(remaining)
+				.append(";t=")
+				.append(reset);
+			// a limit a warning names is reported too, so the client sees what it is
+			// close to
 			for (Decision.Warning warning : warnings) {
 				PolicyState state = warning.state();
 				if (state != binding) {
@@ -233,15 +249,20 @@ public final class RateLimitHeaders {
 		}
 		if (this.draft7) {
 			String prefix = fragments.draft7Prefix(index);
-			header.accept(RATE_LIMIT, new StringBuilder(prefix.length() + remaining.length() + reset.length() + 8)
-				.append(prefix).append(remaining).append(", reset=").append(reset).toString());
+			header.accept(RATE_LIMIT,
+					new StringBuilder(prefix.length() + remaining.length() + reset.length() + 8).append(prefix)
+						.append(remaining)
+						.append(", reset=")
+						.append(reset)
+						.toString());
 			header.accept(RATE_LIMIT_POLICY, fragments.legacyPolicy(index));
 		}
 	}
 
 	/**
-	 * Every bandwidth of every checked policy, in policy order. The value depends on the policies only,
-	 * so it stays the same across responses of one tier and group, as the draft asks.
+	 * Every bandwidth of every checked policy, in policy order. The value depends on the
+	 * policies only, so it stays the same across responses of one tier and group, as the
+	 * draft asks.
 	 */
 	private String ietfPolicy(List<PolicyState> states, PolicyFragments bindingFragments) {
 		if (states.isEmpty()) {
@@ -257,7 +278,10 @@ public final class RateLimitHeaders {
 		return joined.value();
 	}
 
-	/** States hold the bandwidths of one policy next to each other: a new policy starts a new run. */
+	/**
+	 * States hold the bandwidths of one policy next to each other: a new policy starts a
+	 * new run.
+	 */
 	private JoinedPolicies join(List<PolicyState> states, PolicyFragments first) {
 		List<Policy> policies = new ArrayList<>(4);
 		Policy previous = states.get(0).policy();

@@ -3,7 +3,8 @@ package io.github.ratelimit.http;
 import io.github.ratelimit.core.Outcome;
 
 /**
- * The HTTP status of a refused request, kept here so that the servlet and WebFlux adapters answer alike.
+ * The HTTP status of a refused request, kept here so that the servlet and WebFlux
+ * adapters answer alike.
  */
 public enum RateLimitStatus {
 
@@ -37,11 +38,11 @@ public enum RateLimitStatus {
 
 	/**
 	 * Returns the status of a refusing outcome.
-	 * @param outcome {@link Outcome#REJECTED}, {@link Outcome#BLOCKED}, {@link Outcome#DENIED},
-	 * {@link Outcome#BANNED} or {@link Outcome#UNAVAILABLE}
+	 * @param outcome {@link Outcome#REJECTED}, {@link Outcome#BLOCKED},
+	 * {@link Outcome#DENIED}, {@link Outcome#BANNED} or {@link Outcome#UNAVAILABLE}
 	 * @return the status
-	 * @throws IllegalArgumentException when the outcome admits the request, which keeps the application's
-	 * own status
+	 * @throws IllegalArgumentException when the outcome admits the request, which keeps
+	 * the application's own status
 	 */
 	public static RateLimitStatus of(Outcome outcome) {
 		return switch (outcome) {

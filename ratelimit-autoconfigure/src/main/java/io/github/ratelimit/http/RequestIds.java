@@ -6,15 +6,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Request ids for {@code X-Request-Id}: the caller's own id when it is a sane token, so that a client
- * and a support engineer can quote the same id, else a fresh one. A sane id is 1 to
- * {@value #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ ~ : + / = -}: that keeps ids that came from
- * a proxy, a UUID or base64, and keeps out anything that could split a header, forge a log line or
- * bloat a log.
+ * Request ids for {@code X-Request-Id}: the caller's own id when it is a sane token, so
+ * that a client and a support engineer can quote the same id, else a fresh one. A sane id
+ * is 1 to {@value #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ ~ : + / = -}: that
+ * keeps ids that came from a proxy, a UUID or base64, and keeps out anything that could
+ * split a header, forge a log line or bloat a log.
  * <p>
- * Generated ids are 16 lower-case hex digits of 64 random bits from {@link ThreadLocalRandom}: cheap,
- * unique enough to correlate logs (a collision is expected after about 4 billion ids), and not secret,
- * so a cryptographic generator would only cost time.
+ * Generated ids are 16 lower-case hex digits of 64 random bits from
+ * {@link ThreadLocalRandom}: cheap, unique enough to correlate logs (a collision is
+ * expected after about 4 billion ids), and not secret, so a cryptographic generator would
+ * only cost time.
  */
 public final class RequestIds {
 

@@ -1,9 +1,9 @@
 package io.github.ratelimit.http;
 
 /**
- * Writes sf-strings (RFC 9651 §3.3.3). Policy names come from configuration, which already keeps them
- * plain, but a header is the wrong place to trust that: a stray character would make the whole field
- * unparsable for every client.
+ * Writes sf-strings (RFC 9651 §3.3.3). Policy names come from configuration, which
+ * already keeps them plain, but a header is the wrong place to trust that: a stray
+ * character would make the whole field unparsable for every client.
  */
 final class StructuredFieldStrings {
 
@@ -11,8 +11,8 @@ final class StructuredFieldStrings {
 	}
 
 	/**
-	 * Appends {@code value} as a quoted sf-string: {@code "} and {@code \} are escaped, and characters an
-	 * sf-string cannot hold (controls, non-ASCII) become {@code ?}.
+	 * Appends {@code value} as a quoted sf-string: {@code "} and {@code \} are escaped,
+	 * and characters an sf-string cannot hold (controls, non-ASCII) become {@code ?}.
 	 */
 	static StringBuilder appendQuoted(StringBuilder builder, String value) {
 		builder.append('"');

@@ -9,16 +9,17 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.identity.ClientRequest;
 
 /**
- * Identifies callers by configured API keys. The key is read from one header, {@code X-API-Key} by default.
- * When that header is {@code Authorization}, the value must use the {@code ApiKey} scheme
- * ({@code Authorization: ApiKey <key>}) and other schemes ({@code Bearer}, {@code Basic}) are left to
- * others. Only the configured header is read: a key offered in two places would leave it open which one
- * counts.
+ * Identifies callers by configured API keys. The key is read from one header,
+ * {@code X-API-Key} by default. When that header is {@code Authorization}, the value must
+ * use the {@code ApiKey} scheme ({@code Authorization: ApiKey <key>}) and other schemes
+ * ({@code Bearer}, {@code Basic}) are left to others. Only the configured header is read:
+ * a key offered in two places would leave it open which one counts.
  * <p>
- * A known key gives its caller, with the token id {@link CredentialHashes#tokenId(String)} of the key. A
- * missing, empty, oversized (over {@value ApiKey#MAX_KEY_LENGTH} characters), malformed or unknown key
- * gives {@code null}: the request stays anonymous and is limited by its address, so rotating made-up keys
- * buys nothing.
+ * A known key gives its caller, with the token id
+ * {@link CredentialHashes#tokenId(String)} of the key. A missing, empty, oversized (over
+ * {@value ApiKey#MAX_KEY_LENGTH} characters), malformed or unknown key gives
+ * {@code null}: the request stays anonymous and is limited by its address, so rotating
+ * made-up keys buys nothing.
  */
 public final class ApiKeyIdentityResolver implements IdentityResolver {
 
@@ -49,8 +50,8 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 	 * Creates a resolver.
 	 * @param headerName the header that carries the key
 	 * @param keys the key definitions
-	 * @throws IllegalArgumentException when the header name is blank or a key is defined twice (naming both
-	 * indexes: {@code apiKeys[3]})
+	 * @throws IllegalArgumentException when the header name is blank or a key is defined
+	 * twice (naming both indexes: {@code apiKeys[3]})
 	 */
 	public ApiKeyIdentityResolver(String headerName, List<ApiKey> keys) {
 		if (headerName.isBlank()) {
@@ -64,12 +65,13 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 			ApiKey key = keys.get(i);
 			Integer previous = indexes.putIfAbsent(key.keySha256(), i);
 			if (previous != null) {
-				// two callers for one key would make its identity depend on the order of the list
+				// two callers for one key would make its identity depend on the order of
+				// the list
 				throw new IllegalArgumentException(
 						"apiKeys[" + i + "] has the same key as apiKeys[" + previous + "]; define each key once");
 			}
-			callers.put(key.keySha256(), new Caller(key.user(), key.org(), key.tier(),
-					CredentialHashes.tokenIdOfSha256(key.keySha256())));
+			callers.put(key.keySha256(),
+					new Caller(key.user(), key.org(), key.tier(), CredentialHashes.tokenIdOfSha256(key.keySha256())));
 		}
 		this.callers = callers;
 	}
@@ -80,9 +82,12 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 		if (key == null || !ApiKey.isPresentable(key)) {
 			return null;
 		}
-		// The map compares SHA-256 hashes, not keys. Its timing can show how much of the hash of the presented
-		// key matches a stored hash, but choosing a key whose hash matches more is a preimage attack on
-		// SHA-256, so the lookup leaks nothing usable about the keys and needs no constant-time comparison.
+		// The map compares SHA-256 hashes, not keys. Its timing can show how much of the
+		// hash of the presented
+		// key matches a stored hash, but choosing a key whose hash matches more is a
+		// preimage attack on
+		// SHA-256, so the lookup leaks nothing usable about the keys and needs no
+		// constant-time comparison.
 		return this.callers.get(CredentialHashes.sha256Hex(key));
 	}
 

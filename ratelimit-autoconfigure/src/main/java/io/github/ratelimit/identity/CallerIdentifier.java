@@ -11,8 +11,9 @@ import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identity;
 
 /**
- * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order; the first
- * verified caller wins. Without one the request is anonymous, known by its client address only.
+ * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order;
+ * the first verified caller wins. Without one the request is anonymous, known by its
+ * client address only.
  */
 public final class CallerIdentifier {
 
@@ -32,7 +33,8 @@ public final class CallerIdentifier {
 	 * Creates an identifier.
 	 * @param resolvers the resolvers, in the order to ask them
 	 * @param ipResolver finds the client address
-	 * @param tiers the configured tiers: a caller naming another tier gets {@code authenticatedTier}
+	 * @param tiers the configured tiers: a caller naming another tier gets
+	 * {@code authenticatedTier}
 	 * @param anonymousTier the tier of anonymous callers
 	 * @param authenticatedTier the tier of verified callers that name no configured tier
 	 */
@@ -42,11 +44,12 @@ public final class CallerIdentifier {
 	}
 
 	/**
-	 * Creates an identifier that asks which tiers exist on every request (the tiers of a policy table that
-	 * may be replaced at runtime).
+	 * Creates an identifier that asks which tiers exist on every request (the tiers of a
+	 * policy table that may be replaced at runtime).
 	 * @param resolvers the resolvers, in the order to ask them
 	 * @param ipResolver finds the client address
-	 * @param isTier whether a tier is configured: a caller naming another tier gets {@code authenticatedTier}
+	 * @param isTier whether a tier is configured: a caller naming another tier gets
+	 * {@code authenticatedTier}
 	 * @param anonymousTier the tier of anonymous callers
 	 * @param authenticatedTier the tier of verified callers that name no configured tier
 	 */
@@ -59,7 +62,9 @@ public final class CallerIdentifier {
 		this.authenticatedTier = authenticatedTier;
 	}
 
-	/** Identifies the caller of a request. Never throws for anything the request carries. */
+	/**
+	 * Identifies the caller of a request. Never throws for anything the request carries.
+	 */
 	public Identity identify(ClientRequest request) {
 		String ip = this.ipResolver.resolve(request);
 		for (IdentityResolver resolver : this.resolvers) {
@@ -82,8 +87,8 @@ public final class CallerIdentifier {
 	}
 
 	/**
-	 * The caller of a request as known before authentication: anonymous, by its client address (grouped),
-	 * in the anonymous tier. Asks no resolver.
+	 * The caller of a request as known before authentication: anonymous, by its client
+	 * address (grouped), in the anonymous tier. Asks no resolver.
 	 */
 	public Identity anonymous(ClientRequest request) {
 		return Identity.anonymous(this.ipResolver.resolve(request), this.anonymousTier);

@@ -5,27 +5,33 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A block of IP addresses in CIDR notation: {@code 10.0.0.0/8}, {@code fc00::/7}, or a single address
- * ({@code 192.0.2.1} is {@code 192.0.2.1/32}, {@code ::1} is {@code ::1/128}).
+ * A block of IP addresses in CIDR notation: {@code 10.0.0.0/8}, {@code fc00::/7}, or a
+ * single address ({@code 192.0.2.1} is {@code 192.0.2.1/32}, {@code ::1} is
+ * {@code ::1/128}).
  * <p>
- * IPv4 and IPv6 share one address space: an IPv4 address is the same as its IPv4-mapped IPv6 form
- * ({@code ::ffff:10.1.2.3} is in {@code 10.0.0.0/8}), so an IPv6 range that covers {@code ::ffff:0:0/96}
- * (such as {@code ::/0}) also covers every IPv4 address.
+ * IPv4 and IPv6 share one address space: an IPv4 address is the same as its IPv4-mapped
+ * IPv6 form ({@code ::ffff:10.1.2.3} is in {@code 10.0.0.0/8}), so an IPv6 range that
+ * covers {@code ::ffff:0:0/96} (such as {@code ::/0}) also covers every IPv4 address.
  * <p>
- * Ranges are parsed strictly, once, at startup: host bits below the prefix, zone ids, brackets and
- * legacy IPv4 forms are rejected, so a typo cannot silently widen a trusted range.
+ * Ranges are parsed strictly, once, at startup: host bits below the prefix, zone ids,
+ * brackets and legacy IPv4 forms are rejected, so a typo cannot silently widen a trusted
+ * range.
  */
 public final class CidrRange {
 
 	/**
-	 * The proxies trusted by default: loopback only. Trusting the private ranges too (as Tomcat's
-	 * {@code RemoteIpValve} does) would let any client inside a private network name itself anew in every
-	 * request; an application behind a load balancer adds the balancer's addresses (or
-	 * {@link #PRIVATE_RANGES}) to {@code ratelimit.identity.trusted-proxies}.
+	 * The proxies trusted by default: loopback only. Trusting the private ranges too (as
+	 * Tomcat's {@code RemoteIpValve} does) would let any client inside a private network
+	 * name itself anew in every request; an application behind a load balancer adds the
+	 * balancer's addresses (or {@link #PRIVATE_RANGES}) to
+	 * {@code ratelimit.identity.trusted-proxies}.
 	 */
 	public static final List<String> DEFAULT_TRUSTED_PROXIES = List.of("127.0.0.0/8", "::1/128");
 
-	/** The private ranges of IPv4 and IPv6, where load balancers and ingress proxies usually live. */
+	/**
+	 * The private ranges of IPv4 and IPv6, where load balancers and ingress proxies
+	 * usually live.
+	 */
 	public static final List<String> PRIVATE_RANGES = List.of("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
 			"fc00::/7");
 
@@ -53,9 +59,11 @@ public final class CidrRange {
 
 	/**
 	 * Parses a range.
-	 * @param cidr an address or {@code address/prefix-length}; surrounding white space is ignored
+	 * @param cidr an address or {@code address/prefix-length}; surrounding white space is
+	 * ignored
 	 * @return the range
-	 * @throws IllegalArgumentException when the text is not a valid range, with the reason
+	 * @throws IllegalArgumentException when the text is not a valid range, with the
+	 * reason
 	 */
 	public static CidrRange parse(String cidr) {
 		Parsed parsed = parseOrExplain(cidr);
@@ -66,10 +74,12 @@ public final class CidrRange {
 	}
 
 	/**
-	 * Checks a range without throwing, for configuration validation that reports the property itself.
+	 * Checks a range without throwing, for configuration validation that reports the
+	 * property itself.
 	 * @param cidr the text to check
 	 * @return why the text is not a valid range (for example
-	 * {@code "host bits are set below the prefix; did you mean 10.0.0.0/8?"}), or {@code null} when it is
+	 * {@code "host bits are set below the prefix; did you mean 10.0.0.0/8?"}), or
+	 * {@code null} when it is
 	 */
 	public static @Nullable String invalidReason(String cidr) {
 		return parseOrExplain(cidr).reason;
@@ -77,8 +87,10 @@ public final class CidrRange {
 
 	/**
 	 * Whether an address lies in this range.
-	 * @param address an address literal (brackets, a zone id or a port are allowed and ignored)
-	 * @return whether it is an address in this range; {@code false} for anything that is not an address
+	 * @param address an address literal (brackets, a zone id or a port are allowed and
+	 * ignored)
+	 * @return whether it is an address in this range; {@code false} for anything that is
+	 * not an address
 	 */
 	public boolean contains(String address) {
 		IpAddress parsed = IpLiterals.parseNode(address, 0, address.length());
@@ -86,7 +98,8 @@ public final class CidrRange {
 	}
 
 	boolean contains(IpAddress address) {
-		return (address.high() & this.maskHigh) == this.networkHigh && (address.low() & this.maskLow) == this.networkLow;
+		return (address.high() & this.maskHigh) == this.networkHigh
+				&& (address.low() & this.maskLow) == this.networkLow;
 	}
 
 	@Override
@@ -101,7 +114,9 @@ public final class CidrRange {
 		return Long.hashCode(this.networkHigh ^ this.networkLow) * 31 + Long.hashCode(this.maskHigh ^ this.maskLow);
 	}
 
-	/** The range in canonical form, for example {@code 10.0.0.0/8} or {@code fc00::/7}. */
+	/**
+	 * The range in canonical form, for example {@code 10.0.0.0/8} or {@code fc00::/7}.
+	 */
 	@Override
 	public String toString() {
 		return this.text;
@@ -140,13 +155,15 @@ public final class CidrRange {
 				address.low() & IpAddress.maskLow(prefix128));
 		String canonical = format(network, ipv4, prefix);
 		if (!network.equals(address)) {
-			return Parsed.invalid("host bits are set below the /" + prefix + " prefix; did you mean " + canonical + "?");
+			return Parsed
+				.invalid("host bits are set below the /" + prefix + " prefix; did you mean " + canonical + "?");
 		}
 		return new Parsed(new CidrRange(network, prefix128, canonical), null);
 	}
 
 	private static String format(IpAddress network, boolean ipv4, int prefix) {
-		// a range written as IPv6 stays IPv6 even when it is IPv4-mapped: ::ffff:0:0/96, not 0.0.0.0/0
+		// a range written as IPv6 stays IPv6 even when it is IPv4-mapped: ::ffff:0:0/96,
+		// not 0.0.0.0/0
 		return (ipv4 ? network.toString() : network.toIpv6String()) + "/" + prefix;
 	}
 

@@ -8,22 +8,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the client address of a request, the id of the {@code ip} dimension.
  * <p>
- * The TCP peer is the client unless it is a trusted proxy (a configured CIDR range, by default loopback
- * only, see {@link CidrRange#DEFAULT_TRUSTED_PROXIES}). Only then is the forwarding header
- * read: {@code X-Forwarded-For} by default, or RFC 7239 {@code Forwarded} (never whichever is present, see
- * {@link ForwardedHeader} for why). The chain is walked right to left, trusted proxies are skipped, and the
- * first untrusted address is the client; anything that is not an address stops the walk at the last trusted
- * hop. A client that is not a trusted proxy can therefore claim nothing: its headers are ignored and it is
- * limited as its TCP address.
+ * The TCP peer is the client unless it is a trusted proxy (a configured CIDR range, by
+ * default loopback only, see {@link CidrRange#DEFAULT_TRUSTED_PROXIES}). Only then is the
+ * forwarding header read: {@code X-Forwarded-For} by default, or RFC 7239
+ * {@code Forwarded} (never whichever is present, see {@link ForwardedHeader} for why).
+ * The chain is walked right to left, trusted proxies are skipped, and the first untrusted
+ * address is the client; anything that is not an address stops the walk at the last
+ * trusted hop. A client that is not a trusted proxy can therefore claim nothing: its
+ * headers are ignored and it is limited as its TCP address.
  * <p>
- * Addresses are parsed by a strict literal parser that never looks a name up, and grouped: IPv4 by
- * {@code ipv4Prefix} (default 32, the address itself: {@code 203.0.113.7}; 24 gives {@code 203.0.113.0/24}),
- * IPv6 by {@code ipv6Prefix} (default 64: {@code 2001:db8:1:2::/64}), so one host cannot rotate through the
- * addresses of its own /64. An IPv4-mapped IPv6 address ({@code ::ffff:203.0.113.7}) is its IPv4 address.
- * Ids only ever hold {@code [0-9a-f.:/]}, or are {@link #UNKNOWN}.
+ * Addresses are parsed by a strict literal parser that never looks a name up, and
+ * grouped: IPv4 by {@code ipv4Prefix} (default 32, the address itself:
+ * {@code 203.0.113.7}; 24 gives {@code 203.0.113.0/24}), IPv6 by {@code ipv6Prefix}
+ * (default 64: {@code 2001:db8:1:2::/64}), so one host cannot rotate through the
+ * addresses of its own /64. An IPv4-mapped IPv6 address ({@code ::ffff:203.0.113.7}) is
+ * its IPv4 address. Ids only ever hold {@code [0-9a-f.:/]}, or are {@link #UNKNOWN}.
  * <p>
- * Runs on every request: ranges are parsed once, the header is scanned in place, and nothing here throws
- * for anything a request carries.
+ * Runs on every request: ranges are parsed once, the header is scanned in place, and
+ * nothing here throws for anything a request carries.
  */
 public final class ClientIpResolver {
 
@@ -52,11 +54,12 @@ public final class ClientIpResolver {
 
 	/**
 	 * Creates a resolver that reads {@code X-Forwarded-For} from trusted proxies.
-	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is believed
+	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is
+	 * believed
 	 * @param ipv4Prefix the prefix length IPv4 clients are grouped by, 0 to 32
 	 * @param ipv6Prefix the prefix length IPv6 clients are grouped by, 0 to 128
-	 * @throws IllegalArgumentException naming the first invalid range ({@code trustedProxies[2]: ...}) or
-	 * prefix
+	 * @throws IllegalArgumentException naming the first invalid range
+	 * ({@code trustedProxies[2]: ...}) or prefix
 	 */
 	public ClientIpResolver(List<String> trustedProxies, int ipv4Prefix, int ipv6Prefix) {
 		this(trustedProxies, ipv4Prefix, ipv6Prefix, ForwardedHeader.X_FORWARDED_FOR);
@@ -64,12 +67,13 @@ public final class ClientIpResolver {
 
 	/**
 	 * Creates a resolver.
-	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is believed
+	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is
+	 * believed
 	 * @param ipv4Prefix the prefix length IPv4 clients are grouped by, 0 to 32
 	 * @param ipv6Prefix the prefix length IPv6 clients are grouped by, 0 to 128
 	 * @param forwardedHeader the header the trusted proxies write
-	 * @throws IllegalArgumentException naming the first invalid range ({@code trustedProxies[2]: ...}) or
-	 * prefix
+	 * @throws IllegalArgumentException naming the first invalid range
+	 * ({@code trustedProxies[2]: ...}) or prefix
 	 */
 	public ClientIpResolver(List<String> trustedProxies, int ipv4Prefix, int ipv6Prefix,
 			ForwardedHeader forwardedHeader) {
@@ -88,8 +92,8 @@ public final class ClientIpResolver {
 	/**
 	 * Resolves the id of the client: its address, grouped by prefix.
 	 * @param request the request
-	 * @return the id, for example {@code 203.0.113.7} or {@code 2001:db8:1:2::/64}, or {@link #UNKNOWN}
-	 * when the server does not know the peer address
+	 * @return the id, for example {@code 203.0.113.7} or {@code 2001:db8:1:2::/64}, or
+	 * {@link #UNKNOWN} when the server does not know the peer address
 	 */
 	public String resolve(ClientRequest request) {
 		String remote = request.remoteAddress();
@@ -106,10 +110,11 @@ public final class ClientIpResolver {
 	}
 
 	/**
-	 * Resolves the address of the client, not grouped, for rules that match single addresses (allow and deny
-	 * lists).
+	 * Resolves the address of the client, not grouped, for rules that match single
+	 * addresses (allow and deny lists).
 	 * @param request the request
-	 * @return the address in canonical form ({@code 203.0.113.7}, {@code 2001:db8::1}), or {@link #UNKNOWN}
+	 * @return the address in canonical form ({@code 203.0.113.7}, {@code 2001:db8::1}),
+	 * or {@link #UNKNOWN}
 	 */
 	public String resolveAddress(ClientRequest request) {
 		String remote = request.remoteAddress();
@@ -118,14 +123,15 @@ public final class ClientIpResolver {
 	}
 
 	/**
-	 * The id this resolver gives the clients an operator names, so that what is set for them applies:
-	 * an address becomes its group ({@code 2001:db8:5::1} is {@code 2001:db8:5::/64} by default), a group
-	 * must be one of the configured prefix length.
+	 * The id this resolver gives the clients an operator names, so that what is set for
+	 * them applies: an address becomes its group ({@code 2001:db8:5::1} is
+	 * {@code 2001:db8:5::/64} by default), a group must be one of the configured prefix
+	 * length.
 	 * @param text an address ({@code 198.51.100.7}, {@code 2001:db8:5::1}), a group
 	 * ({@code 2001:db8:5::/64}) or {@link #UNKNOWN}
 	 * @return the id, as {@link #resolve} gives it to the clients named
-	 * @throws IllegalArgumentException when the text names no client group of this resolver, with the
-	 * form to use
+	 * @throws IllegalArgumentException when the text names no client group of this
+	 * resolver, with the form to use
 	 */
 	public String idOf(String text) {
 		String trimmed = text.strip();
@@ -136,7 +142,8 @@ public final class ClientIpResolver {
 		IpAddress address = IpLiterals.parseAddress(trimmed, 0, (slash >= 0) ? slash : trimmed.length());
 		if (address == null) {
 			throw new IllegalArgumentException("'" + trimmed + "' is not an IP address; name a client by its "
-					+ "address (198.51.100.7, 2001:db8:5::1) or by the group it is counted in (" + example(false) + ")");
+					+ "address (198.51.100.7, 2001:db8:5::1) or by the group it is counted in (" + example(false)
+					+ ")");
 		}
 		String id = address.toGroup(this.ipv4Prefix, this.ipv6Prefix);
 		if (slash < 0) {
@@ -154,7 +161,10 @@ public final class ClientIpResolver {
 		return id;
 	}
 
-	/** A client id as this resolver gives it, for messages: {@code 198.51.100.7}, {@code 2001:db8:5::/64}. */
+	/**
+	 * A client id as this resolver gives it, for messages: {@code 198.51.100.7},
+	 * {@code 2001:db8:5::/64}.
+	 */
 	public String example(boolean ipv4) {
 		return ipv4 ? IpAddress.ofIpv4(0xc6336407L).toGroup(this.ipv4Prefix, this.ipv6Prefix)
 				: new IpAddress(0x20010db800050000L, 1).toGroup(this.ipv4Prefix, this.ipv6Prefix);
@@ -177,15 +187,17 @@ public final class ClientIpResolver {
 		return (client != null) ? client : peer;
 	}
 
-	// a private peer that forwards is most likely the application's own load balancer, left out of the
+	// a private peer that forwards is most likely the application's own load balancer,
+	// left out of the
 	// trusted proxies: every client behind it then shares its budget. Say so once.
 	private void warnIfForwarded(ClientRequest request, IpAddress peer) {
 		if (request.header(this.forwardedHeader.headerName()) != null) {
 			this.warnedOfUntrustedProxy = true;
-			logger.warn("Requests from {} carry {}, but {} is not a trusted proxy: they are all limited as {}. If it is "
-					+ "your load balancer or ingress, add it to ratelimit.identity.trusted-proxies (for example "
-					+ "{}); this is said once", peer, this.forwardedHeader.headerName(), peer, peer,
-					CidrRange.PRIVATE_RANGES);
+			logger
+				.warn("Requests from {} carry {}, but {} is not a trusted proxy: they are all limited as {}. If it is "
+						+ "your load balancer or ingress, add it to ratelimit.identity.trusted-proxies (for example "
+						+ "{}); this is said once", peer, this.forwardedHeader.headerName(), peer, peer,
+						CidrRange.PRIVATE_RANGES);
 		}
 	}
 

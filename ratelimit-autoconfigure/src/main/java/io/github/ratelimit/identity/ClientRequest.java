@@ -5,8 +5,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the limiter reads of an HTTP request, without servlet or reactive types. The adapters wrap their
- * native request in one of these; custom {@link io.github.ratelimit.identity.IdentityResolver}s read it.
+ * What the limiter reads of an HTTP request, without servlet or reactive types. The
+ * adapters wrap their native request in one of these; custom
+ * {@link io.github.ratelimit.identity.IdentityResolver}s read it.
  */
 public interface ClientRequest {
 
@@ -16,7 +17,10 @@ public interface ClientRequest {
 	/** The request path within the application (no context path, no query). */
 	String path();
 
-	/** The address of the TCP peer as a literal, or {@code null} when the server does not know it. */
+	/**
+	 * The address of the TCP peer as a literal, or {@code null} when the server does not
+	 * know it.
+	 */
 	@Nullable String remoteAddress();
 
 	/** The first value of a header, or {@code null}. Names are case-insensitive. */
@@ -26,8 +30,8 @@ public interface ClientRequest {
 	List<String> headers(String name);
 
 	/**
-	 * The authenticated principal the web stack knows of (Spring Security's {@code Authentication} when
-	 * present), or {@code null}.
+	 * The authenticated principal the web stack knows of (Spring Security's
+	 * {@code Authentication} when present), or {@code null}.
 	 */
 	@Nullable Object principal();
 

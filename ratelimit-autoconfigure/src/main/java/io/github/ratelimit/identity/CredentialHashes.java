@@ -6,15 +6,22 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Hashes of credentials, so that a secret is never kept, compared, logged or stored as itself. Use
- * {@link #tokenId(String)} for the id of the {@code token} dimension in a custom {@link IdentityResolver}.
+ * Hashes of credentials, so that a secret is never kept, compared, logged or stored as
+ * itself. Use {@link #tokenId(String)} for the id of the {@code token} dimension in a
+ * custom {@link IdentityResolver}.
  */
 public final class CredentialHashes {
 
-	/** The prefix of token ids, telling them apart from user and org ids when read in a store. */
+	/**
+	 * The prefix of token ids, telling them apart from user and org ids when read in a
+	 * store.
+	 */
 	public static final String TOKEN_ID_PREFIX = "t-";
 
-	/** Hex digits of the SHA-256 kept in a token id: 128 bits, plenty to keep distinct keys apart. */
+	/**
+	 * Hex digits of the SHA-256 kept in a token id: 128 bits, plenty to keep distinct
+	 * keys apart.
+	 */
 	private static final int TOKEN_ID_HEX_LENGTH = 32;
 
 	private static final HexFormat HEX = HexFormat.of();
@@ -23,13 +30,15 @@ public final class CredentialHashes {
 	}
 
 	/**
-	 * The SHA-256 of a text as lower-case hex, as {@code printf %s "$KEY" | sha256sum} prints it.
+	 * The SHA-256 of a text as lower-case hex, as {@code printf %s "$KEY" | sha256sum}
+	 * prints it.
 	 * @param text the text, encoded as UTF-8
 	 * @return 64 lower-case hex digits
 	 */
 	public static String sha256Hex(String text) {
 		try {
-			// a new instance each time: MessageDigest is not thread-safe and this is cheap next to the hash
+			// a new instance each time: MessageDigest is not thread-safe and this is
+			// cheap next to the hash
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			return HEX.formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
 		}
@@ -40,8 +49,9 @@ public final class CredentialHashes {
 	}
 
 	/**
-	 * The id of a credential in the {@code token} dimension: short, stable across restarts and instances,
-	 * and not the secret ({@code t-} and the first 128 bits of its SHA-256 in hex).
+	 * The id of a credential in the {@code token} dimension: short, stable across
+	 * restarts and instances, and not the secret ({@code t-} and the first 128 bits of
+	 * its SHA-256 in hex).
 	 * @param credential the secret
 	 * @return the token id, for example {@code t-2c26b46b68ffc68ff99b453c1d304134}
 	 */
@@ -50,8 +60,8 @@ public final class CredentialHashes {
 	}
 
 	/**
-	 * The token id of a credential known by its SHA-256 only, equal to {@link #tokenId(String)} of the
-	 * credential.
+	 * The token id of a credential known by its SHA-256 only, equal to
+	 * {@link #tokenId(String)} of the credential.
 	 * @param sha256Hex the SHA-256 of the credential as 64 lower-case hex digits
 	 * @return the token id
 	 */

@@ -1,16 +1,16 @@
 package io.github.ratelimit.identity;
 
 /**
- * Steps through the elements of one RFC 7239 {@code Forwarded} field line and finds the {@code for}
- * parameter of each, in place (no substrings):
- * <pre>
+ * Steps through the elements of one RFC 7239 {@code Forwarded} field line and finds the
+ * {@code for} parameter of each, in place (no substrings): <pre>
  * Forwarded: for=192.0.2.60;proto=http;by=203.0.113.43, for="[2001:db8:cafe::17]:4711"
- * </pre>
- * An element that does not parse, has no {@code for}, has two, or has a quoted {@code for} with escapes
- * (no address needs one) is reported as having no usable node; parsing then resumes after the next comma.
- * Empty elements ({@code ,,}) are skipped, as RFC 9110 asks of list recipients. Being lenient costs
- * nothing here: white space around {@code =} and unquoted values that RFC 7239 would quote (such as
- * {@code for=192.0.2.60:4711}) are accepted, since the node itself is still parsed strictly.
+ * </pre> An element that does not parse, has no {@code for}, has two, or has a quoted
+ * {@code for} with escapes (no address needs one) is reported as having no usable node;
+ * parsing then resumes after the next comma. Empty elements ({@code ,,}) are skipped, as
+ * RFC 9110 asks of list recipients. Being lenient costs nothing here: white space around
+ * {@code =} and unquoted values that RFC 7239 would quote (such as
+ * {@code for=192.0.2.60:4711}) are accepted, since the node itself is still parsed
+ * strictly.
  */
 final class ForwardedElements {
 
@@ -52,7 +52,10 @@ final class ForwardedElements {
 		return true;
 	}
 
-	/** Where the {@code for} node of the current element starts, or -1 when it has no usable one. */
+	/**
+	 * Where the {@code for} node of the current element starts, or -1 when it has no
+	 * usable one.
+	 */
 	int forStart() {
 		return this.forStart;
 	}

@@ -5,21 +5,25 @@ import io.github.ratelimit.policy.Dimension;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The caller of one request, as far as it could be verified. Every value here came from a verified
- * source (or is the client address): an unknown credential leaves {@code user}, {@code org} and
- * {@code token} empty and the tier anonymous.
+ * The caller of one request, as far as it could be verified. Every value here came from a
+ * verified source (or is the client address): an unknown credential leaves {@code user},
+ * {@code org} and {@code token} empty and the tier anonymous.
  *
  * @param user the verified user name, or {@code null}
  * @param org the verified organisation, or {@code null}
- * @param token a hash of the verified credential (never the secret itself), or {@code null}
- * @param ip the client address, normalised and grouped by prefix (for example {@code 2001:db8:1:2::/64})
+ * @param token a hash of the verified credential (never the secret itself), or
+ * {@code null}
+ * @param ip the client address, normalised and grouped by prefix (for example
+ * {@code 2001:db8:1:2::/64})
  * @param tier the plan whose limits apply
  * @param authenticated whether the caller was verified
  */
 public record Identity(@Nullable String user, @Nullable String org, @Nullable String token, String ip, String tier,
 		boolean authenticated) {
 
-	/** The id this identity has in a dimension, or {@code null} when it has none there. */
+	/**
+	 * The id this identity has in a dimension, or {@code null} when it has none there.
+	 */
 	public @Nullable String idFor(Dimension dimension) {
 		return switch (dimension) {
 			case USER -> this.user;

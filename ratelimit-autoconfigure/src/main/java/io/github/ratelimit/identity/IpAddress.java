@@ -1,26 +1,33 @@
 package io.github.ratelimit.identity;
 
 /**
- * An IP address as 128 bits. IPv4 addresses are held in their IPv4-mapped form ({@code ::ffff:a.b.c.d}), so
- * an address that arrives as {@code ::ffff:203.0.113.7} is the same value as {@code 203.0.113.7} and one
- * code path serves both families.
+ * An IP address as 128 bits. IPv4 addresses are held in their IPv4-mapped form
+ * ({@code ::ffff:a.b.c.d}), so an address that arrives as {@code ::ffff:203.0.113.7} is
+ * the same value as {@code 203.0.113.7} and one code path serves both families.
  *
  * @param high the upper 64 bits
  * @param low the lower 64 bits
  */
 record IpAddress(long high, long low) {
 
-	/** The upper half of {@link #low} of an IPv4-mapped address: {@code ::ffff:0:0/96}. */
+	/**
+	 * The upper half of {@link #low} of an IPv4-mapped address: {@code ::ffff:0:0/96}.
+	 */
 	private static final long IPV4_MAPPED = 0xffffL << 32;
 
 	private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-	/** The address of a 32-bit IPv4 value (only the lower 32 bits of {@code ipv4} are used). */
+	/**
+	 * The address of a 32-bit IPv4 value (only the lower 32 bits of {@code ipv4} are
+	 * used).
+	 */
 	static IpAddress ofIpv4(long ipv4) {
 		return new IpAddress(0, IPV4_MAPPED | (ipv4 & 0xffffffffL));
 	}
 
-	/** Whether this is an IPv4 address (or, the same thing, an IPv4-mapped IPv6 address). */
+	/**
+	 * Whether this is an IPv4 address (or, the same thing, an IPv4-mapped IPv6 address).
+	 */
 	boolean isIpv4() {
 		return this.high == 0 && (this.low & 0xffffffff00000000L) == IPV4_MAPPED;
 	}
@@ -43,9 +50,10 @@ record IpAddress(long high, long low) {
 	}
 
 	/**
-	 * Renders the group this address belongs to: the address itself when the prefix covers all of it, else
-	 * the network and the prefix length ({@code 203.0.113.0/24}, {@code 2001:db8:1:2::/64}). IPv6 is written
-	 * in the RFC 5952 canonical form. The result only ever holds {@code [0-9a-f.:/]}.
+	 * Renders the group this address belongs to: the address itself when the prefix
+	 * covers all of it, else the network and the prefix length ({@code 203.0.113.0/24},
+	 * {@code 2001:db8:1:2::/64}). IPv6 is written in the RFC 5952 canonical form. The
+	 * result only ever holds {@code [0-9a-f.:/]}.
 	 * @param ipv4Prefix the prefix length for IPv4 addresses, 0 to 32
 	 * @param ipv6Prefix the prefix length for IPv6 addresses, 0 to 128
 	 * @return the group id
@@ -64,7 +72,10 @@ record IpAddress(long high, long low) {
 		return builder.toString();
 	}
 
-	/** The address in RFC 5952 form, IPv4-mapped addresses included ({@code ::ffff:a00:1}). */
+	/**
+	 * The address in RFC 5952 form, IPv4-mapped addresses included
+	 * ({@code ::ffff:a00:1}).
+	 */
 	String toIpv6String() {
 		StringBuilder builder = new StringBuilder(39);
 		appendIpv6(builder, this.high, this.low);
@@ -93,7 +104,8 @@ record IpAddress(long high, long low) {
 			.append(ipv4 & 0xff);
 	}
 
-	// RFC 5952: lower case, no leading zeros, the longest run of two or more zero groups (the first of
+	// RFC 5952: lower case, no leading zeros, the longest run of two or more zero groups
+	// (the first of
 	// equal runs) shortened to "::"
 	private static void appendIpv6(StringBuilder builder, long high, long low) {
 		int runStart = -1;

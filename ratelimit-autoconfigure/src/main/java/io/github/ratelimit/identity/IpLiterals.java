@@ -4,17 +4,22 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A strict parser of IP address literals, written for text an attacker controls. Unlike
- * {@link java.net.InetAddress#getByName(String)} it never looks a name up and accepts no legacy forms
- * ({@code 1.2.3}, {@code 0x7f.1}, {@code 010.1.1.1}); it allocates nothing but the result and works on a
- * region of a string, so a header need not be split into substrings.
+ * {@link java.net.InetAddress#getByName(String)} it never looks a name up and accepts no
+ * legacy forms ({@code 1.2.3}, {@code 0x7f.1}, {@code 010.1.1.1}); it allocates nothing
+ * but the result and works on a region of a string, so a header need not be split into
+ * substrings.
  * <p>
- * Accepted: IPv4 dotted quads without leading zeros, and IPv6 in every RFC 4291 form (upper or lower case,
- * {@code ::}, a trailing dotted quad). A <em>node</em> ({@link #parseNode}) may also be an IPv6 address in
- * brackets, carry a zone id (dropped) and a port ({@code 203.0.113.7:443}, {@code [2001:db8::1]:443}).
+ * Accepted: IPv4 dotted quads without leading zeros, and IPv6 in every RFC 4291 form
+ * (upper or lower case, {@code ::}, a trailing dotted quad). A <em>node</em>
+ * ({@link #parseNode}) may also be an IPv6 address in brackets, carry a zone id (dropped)
+ * and a port ({@code 203.0.113.7:443}, {@code [2001:db8::1]:443}).
  */
 final class IpLiterals {
 
-	/** Longer than any literal with a zone id and a port; a cheap bound on work for hostile input. */
+	/**
+	 * Longer than any literal with a zone id and a port; a cheap bound on work for
+	 * hostile input.
+	 */
 	private static final int MAX_NODE_LENGTH = 128;
 
 	private static final int MAX_ZONE_LENGTH = 64;
@@ -41,11 +46,11 @@ final class IpLiterals {
 	}
 
 	/**
-	 * Parses a node as proxies write it in {@code X-Forwarded-For} and in the {@code for} parameter of
-	 * {@code Forwarded}: {@code 203.0.113.7}, {@code 203.0.113.7:443}, {@code 2001:db8::1},
-	 * {@code fe80::1%eth0}, {@code [2001:db8::1]}, {@code [2001:db8::1]:443}. A port may be RFC 7239's
-	 * obfuscated form ({@code _abc}). {@code unknown} and obfuscated node names ({@code _hidden}) are not
-	 * addresses.
+	 * Parses a node as proxies write it in {@code X-Forwarded-For} and in the {@code for}
+	 * parameter of {@code Forwarded}: {@code 203.0.113.7}, {@code 203.0.113.7:443},
+	 * {@code 2001:db8::1}, {@code fe80::1%eth0}, {@code [2001:db8::1]},
+	 * {@code [2001:db8::1]:443}. A port may be RFC 7239's obfuscated form ({@code _abc}).
+	 * {@code unknown} and obfuscated node names ({@code _hidden}) are not addresses.
 	 * @param text the text
 	 * @param from the first index of the node
 	 * @param to the index after it
@@ -89,7 +94,10 @@ final class IpLiterals {
 		return parseIpv6(text, from, percent);
 	}
 
-	/** Whether {@code [from, to)} is {@code ":" port}, the port decimal (at most 65535) or obfuscated. */
+	/**
+	 * Whether {@code [from, to)} is {@code ":" port}, the port decimal (at most 65535) or
+	 * obfuscated.
+	 */
 	private static boolean isPort(String text, int from, int to) {
 		if (to - from < 2 || text.charAt(from) != ':') {
 			return false;
@@ -126,7 +134,8 @@ final class IpLiterals {
 		return true;
 	}
 
-	// RFC 6874 allows unreserved characters in a zone id; "%25" is how a URI escapes the "%" itself
+	// RFC 6874 allows unreserved characters in a zone id; "%25" is how a URI escapes the
+	// "%" itself
 	private static boolean isZone(String text, int from, int to) {
 		if (from >= to || to - from > MAX_ZONE_LENGTH) {
 			return false;
@@ -162,7 +171,8 @@ final class IpLiterals {
 				}
 			}
 			int length = i - start;
-			// a leading zero is octal to some parsers and decimal to others: refuse the ambiguity
+			// a leading zero is octal to some parsers and decimal to others: refuse the
+			// ambiguity
 			if (length == 0 || (length > 1 && text.charAt(start) == '0') || octet > 255) {
 				return -1;
 			}
@@ -239,7 +249,8 @@ final class IpLiterals {
 			}
 		}
 		if (gap < 0 ? count != 8 : count > 7) {
-			// without "::" all eight groups are needed; "::" stands for at least one zero group
+			// without "::" all eight groups are needed; "::" stands for at least one zero
+			// group
 			return null;
 		}
 		long high = 0;

@@ -1,9 +1,10 @@
 package io.github.ratelimit.identity;
 
 /**
- * Makes caller-controlled text (a user name from a token's {@code sub}, a tier from a claim) safe inside
- * one log line: a CR or LF would let a caller forge lines, other control characters hide text in a
- * terminal. Backslashes stay as they are, so a {@code DOMAIN\\user} reads as itself.
+ * Makes caller-controlled text (a user name from a token's {@code sub}, a tier from a
+ * claim) safe inside one log line: a CR or LF would let a caller forge lines, other
+ * control characters hide text in a terminal. Backslashes stay as they are, so a
+ * {@code DOMAIN\\user} reads as itself.
  */
 public final class LogSafe {
 
@@ -11,8 +12,8 @@ public final class LogSafe {
 	}
 
 	/**
-	 * {@code text} on one line: control characters and line separators are escaped ({@code \n},
-	 * {@code \r}, {@code \t}, else {@code \}{@code uXXXX}).
+	 * {@code text} on one line: control characters and line separators are escaped
+	 * ({@code \n}, {@code \r}, {@code \t}, else {@code \}{@code uXXXX}).
 	 */
 	public static String escape(String text) {
 		StringBuilder out = null;

@@ -12,7 +12,8 @@ final class TrustedProxies {
 	/**
 	 * Parses the ranges.
 	 * @param cidrs the ranges as configured
-	 * @throws IllegalArgumentException naming the index and the reason of the first invalid range
+	 * @throws IllegalArgumentException naming the index and the reason of the first
+	 * invalid range
 	 */
 	TrustedProxies(List<String> cidrs) {
 		this.ranges = new CidrRange[cidrs.size()];

@@ -1,5 +1,6 @@
 /**
- * Who is calling: client IP through trusted proxies, API keys, Spring Security and user resolvers.
+ * Who is calling: client IP through trusted proxies, API keys, Spring Security and user
+ * resolvers.
  */
 @NullMarked
 package io.github.ratelimit.identity;

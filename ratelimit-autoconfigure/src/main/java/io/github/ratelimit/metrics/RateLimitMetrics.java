@@ -29,22 +29,29 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 /**
  * The limiter's meters, told of every decision as a {@link DecisionListener}:
  * <ul>
- * <li>{@value #DECISIONS} (counter): tags {@code outcome} (allowed, rejected, observed, warned, blocked,
- * denied, banned, error, unavailable), {@code scope} (the dimension of the binding limit, or none),
- * {@code tier}, {@code group}, {@code mode} (of the binding limit, or none);</li>
- * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags {@code code} (near-limit,
- * over-limit), {@code scope}, {@code tier}, {@code group};</li>
- * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag {@code store};</li>
- * <li>{@value #STORE_ERRORS} (counter): decisions the store could not make, tags {@code store} and
- * {@code kind} (timeout, not-connected, circuit-open, overloaded, refused, inconsistent, error);</li>
- * <li>{@value #CIRCUIT} (gauge, Redis stores): 0 closed, 0.5 half-open, 1 open, tag {@code store};</li>
- * <li>{@value #WAITING} (gauge): requests waiting for their tokens now ({@code max-wait});</li>
+ * <li>{@value #DECISIONS} (counter): tags {@code outcome} (allowed, rejected, observed,
+ * warned, blocked, denied, banned, error, unavailable), {@code scope} (the dimension of
+ * the binding limit, or none), {@code tier}, {@code group}, {@code mode} (of the binding
+ * limit, or none);</li>
+ * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags
+ * {@code code} (near-limit, over-limit), {@code scope}, {@code tier}, {@code group};</li>
+ * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag
+ * {@code store};</li>
+ * <li>{@value #STORE_ERRORS} (counter): decisions the store could not make, tags
+ * {@code store} and {@code kind} (timeout, not-connected, circuit-open, overloaded,
+ * refused, inconsistent, error);</li>
+ * <li>{@value #CIRCUIT} (gauge, Redis stores): 0 closed, 0.5 half-open, 1 open, tag
+ * {@code store};</li>
+ * <li>{@value #WAITING} (gauge): requests waiting for their tokens now
+ * ({@code max-wait});</li>
  * <li>{@value #BANS} (counter): bans this instance started;</li>
  * <li>{@value #BANS_NOT_STARTED} (counter): refusals that would have started a ban while
  * {@code ratelimit.bans.max-active} were in force;</li>
- * <li>{@value #LOGIN_FAILURES} (counter): failed login attempts counted ({@code ratelimit.login-protection});</li>
- * <li>{@value #LOGIN_REFUSED} (counter, tag {@code scope}: {@code address} or {@code account}): login attempts
- * refused before authentication because their address, or the account they tried, spent its failures.</li>
+ * <li>{@value #LOGIN_FAILURES} (counter): failed login attempts counted
+ * ({@code ratelimit.login-protection});</li>
+ * <li>{@value #LOGIN_REFUSED} (counter, tag {@code scope}: {@code address} or
+ * {@code account}): login attempts refused before authentication because their address,
+ * or the account they tried, spent its failures.</li>
  * </ul>
  * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
  */
@@ -152,19 +159,23 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		DecisionKey key = key(decision, tier, group);
 		Counter counter = this.decisions.get(key);
 		if (counter == null) {
-			counter = this.decisions.computeIfAbsent(key, (k) -> Counter.builder(DECISIONS)
-				.description("Rate-limit decisions")
-				.tags("outcome", k.outcome, "scope", k.scope, "tier", k.tier, "group", k.group, "mode", k.mode)
-				.register(registry));
+			counter = this.decisions.computeIfAbsent(key,
+					(k) -> Counter.builder(DECISIONS)
+						.description("Rate-limit decisions")
+						.tags("outcome", k.outcome, "scope", k.scope, "tier", k.tier, "group", k.group, "mode", k.mode)
+						.register(registry));
 		}
 		counter.increment();
 		for (Decision.Warning warning : decision.warnings()) {
 			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
 					warning.state().dimension().key(), tier, group);
-			this.warnings.computeIfAbsent(warningKey, (k) -> Counter.builder(WARNINGS)
-				.description("RateLimit-Warning items: past a soft limit, or over a limit in warn mode")
-				.tags("code", k.code, "scope", k.scope, "tier", k.tier, "group", k.group)
-				.register(registry)).increment();
+			this.warnings
+				.computeIfAbsent(warningKey,
+						(k) -> Counter.builder(WARNINGS)
+							.description("RateLimit-Warning items: past a soft limit, or over a limit in warn mode")
+							.tags("code", k.code, "scope", k.scope, "tier", k.tier, "group", k.group)
+							.register(registry))
+				.increment();
 		}
 		Timer timer = this.latency;
 		if (timer != null) {

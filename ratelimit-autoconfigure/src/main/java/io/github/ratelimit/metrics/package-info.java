@@ -1,6 +1,6 @@
 /**
- * Micrometer metrics of the limiter's decisions, its store and its runtime control. Tag values are
- * bounded (outcomes, dimensions, tiers, groups, modes): never an id.
+ * Micrometer metrics of the limiter's decisions, its store and its runtime control. Tag
+ * values are bounded (outcomes, dimensions, tiers, groups, modes): never an id.
  */
 @NullMarked
 package io.github.ratelimit.metrics;

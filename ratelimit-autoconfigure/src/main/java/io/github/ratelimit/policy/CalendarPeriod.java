@@ -8,9 +8,10 @@ import java.time.ZonedDateTime;
 import java.time.temporal.TemporalAdjusters;
 
 /**
- * The calendar periods of quotas. Periods start at midnight in the quota's time zone: a day at 00:00, a
- * week on Monday (ISO), a month on its 1st. Computed with {@code java.time}, so daylight-saving days of
- * 23 or 25 hours and months of 28 to 31 days come out right.
+ * The calendar periods of quotas. Periods start at midnight in the quota's time zone: a
+ * day at 00:00, a week on Monday (ISO), a month on its 1st. Computed with
+ * {@code java.time}, so daylight-saving days of 23 or 25 hours and months of 28 to 31
+ * days come out right.
  */
 public enum CalendarPeriod {
 
@@ -31,7 +32,9 @@ public enum CalendarPeriod {
 		return this.nominalSeconds;
 	}
 
-	/** The start (epoch ms) of the period that holds {@code epochMillis}, in {@code zone}. */
+	/**
+	 * The start (epoch ms) of the period that holds {@code epochMillis}, in {@code zone}.
+	 */
 	public long startOf(long epochMillis, ZoneId zone) {
 		LocalDate date = Instant.ofEpochMilli(epochMillis).atZone(zone).toLocalDate();
 		LocalDate first = switch (this) {
@@ -42,7 +45,10 @@ public enum CalendarPeriod {
 		return first.atStartOfDay(zone).toInstant().toEpochMilli();
 	}
 
-	/** The start (epoch ms) of the period after the one that starts at {@code startMillis}. */
+	/**
+	 * The start (epoch ms) of the period after the one that starts at
+	 * {@code startMillis}.
+	 */
 	public long nextStart(long startMillis, ZoneId zone) {
 		ZonedDateTime start = Instant.ofEpochMilli(startMillis).atZone(zone);
 		LocalDate next = switch (this) {

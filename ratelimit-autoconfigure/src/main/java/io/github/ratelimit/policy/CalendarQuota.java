@@ -3,9 +3,9 @@ package io.github.ratelimit.policy;
 import java.time.ZoneId;
 
 /**
- * A calendar quota: {@code quota} requests per calendar {@code period} in {@code zone}, all of them
- * back at the period's boundary ({@code 10000/month} resets at midnight on the 1st). Unused requests do
- * not carry over.
+ * A calendar quota: {@code quota} requests per calendar {@code period} in {@code zone},
+ * all of them back at the period's boundary ({@code 10000/month} resets at midnight on
+ * the 1st). Unused requests do not carry over.
  *
  * @param quota the requests a period grants
  * @param period the calendar period
@@ -35,9 +35,9 @@ public record CalendarQuota(long quota, CalendarPeriod period, ZoneId zone) impl
 	}
 
 	/**
-	 * The period that holds {@code epochMillis} and the next one, as boundaries in epoch ms: the current
-	 * period is {@code [start, end)}, the next {@code [end, nextEnd)}. A store whose clock differs from the
-	 * caller's (Redis) picks by its own clock.
+	 * The period that holds {@code epochMillis} and the next one, as boundaries in epoch
+	 * ms: the current period is {@code [start, end)}, the next {@code [end, nextEnd)}. A
+	 * store whose clock differs from the caller's (Redis) picks by its own clock.
 	 */
 	public Window window(long epochMillis) {
 		long start = this.period.startOf(epochMillis, this.zone);

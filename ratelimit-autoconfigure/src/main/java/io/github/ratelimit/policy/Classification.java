@@ -10,7 +10,8 @@ import io.github.ratelimit.policy.InlineLimit;
  * @param group the endpoint group ({@value #DEFAULT_GROUP} when no group matched)
  * @param cost tokens charged to every applicable bucket, at least 1
  * @param excluded whether no limit applies at all (for example health checks)
- * @param inline the handler's own limit ({@code @RateLimited(limit = ...)}), or {@code null}
+ * @param inline the handler's own limit ({@code @RateLimited(limit = ...)}), or
+ * {@code null}
  */
 public record Classification(String group, long cost, boolean excluded, @Nullable InlineLimit inline) {
 

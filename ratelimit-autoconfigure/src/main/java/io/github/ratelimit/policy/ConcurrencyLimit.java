@@ -1,9 +1,10 @@
 package io.github.ratelimit.policy;
 
 /**
- * A cap on requests in flight ({@code 2 concurrent}): a request takes a permit before the handler runs
- * and gives it back when its response completes, fails, or the client goes away. In Redis a permit is a
- * lease that expires unless renewed, so a crashed instance leaks none for long.
+ * A cap on requests in flight ({@code 2 concurrent}): a request takes a permit before the
+ * handler runs and gives it back when its response completes, fails, or the client goes
+ * away. In Redis a permit is a lease that expires unless renewed, so a crashed instance
+ * leaks none for long.
  *
  * @param permits the most requests in flight at once
  */
@@ -12,7 +13,10 @@ public record ConcurrencyLimit(long permits) implements Bandwidth {
 	/** The most permits a limit may have: a store looks at each one when it decides. */
 	public static final long MAX_PERMITS = 1000;
 
-	/** What {@code t} says while no permit is free: requests in flight end at unknown times. */
+	/**
+	 * What {@code t} says while no permit is free: requests in flight end at unknown
+	 * times.
+	 */
 	public static final long RETRY_MILLIS = 1000;
 
 	public ConcurrencyLimit {

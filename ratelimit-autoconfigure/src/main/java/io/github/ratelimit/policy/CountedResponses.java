@@ -7,14 +7,15 @@ import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which responses a limit counts ({@code ratelimit.groups.<group>.count}, {@code @RateLimited(count = ...)}):
- * every one (the default), failures only, or the statuses listed. A limit that counts only some responses
- * still takes its token when the request starts, so a burst is decided as exactly as any other; the token
- * is given back when the response's final status is not one it counts.
+ * Which responses a limit counts ({@code ratelimit.groups.<group>.count},
+ * {@code @RateLimited(count = ...)}): every one (the default), failures only, or the
+ * statuses listed. A limit that counts only some responses still takes its token when the
+ * request starts, so a burst is decided as exactly as any other; the token is given back
+ * when the response's final status is not one it counts.
  * <p>
- * Values: {@code all}; {@code failures} (any 4xx or 5xx); {@code auth-failures} (401 and 403); or
- * statuses, {@code 401, 403, 429}. The limiter's own refusals never took a token, so counting 429 only
- * counts the application's own.
+ * Values: {@code all}; {@code failures} (any 4xx or 5xx); {@code auth-failures} (401 and
+ * 403); or statuses, {@code 401, 403, 429}. The limiter's own refusals never took a
+ * token, so counting 429 only counts the application's own.
  */
 public final class CountedResponses {
 
@@ -42,8 +43,8 @@ public final class CountedResponses {
 
 	/**
 	 * Reads the configured values: one keyword, or statuses.
-	 * @param values {@code [all]}, {@code [failures]}, {@code [auth-failures]}, or statuses such as
-	 * {@code [401, 403]}; empty for {@link #ALL}
+	 * @param values {@code [all]}, {@code [failures]}, {@code [auth-failures]}, or
+	 * statuses such as {@code [401, 403]}; empty for {@link #ALL}
 	 * @return what they count
 	 * @throws IllegalArgumentException naming what is wrong
 	 */

@@ -5,9 +5,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Whose budget a limit counts against. Declared in tie-break order: when two limits force the same
- * wait, the earlier dimension is named as the reason (org before user before token before ip), so a
- * user is never blamed for their organisation's budget.
+ * Whose budget a limit counts against. Declared in tie-break order: when two limits force
+ * the same wait, the earlier dimension is named as the reason (org before user before
+ * token before ip), so a user is never blamed for their organisation's budget.
  */
 public enum Dimension {
 
@@ -17,12 +17,15 @@ public enum Dimension {
 	/** A verified user. */
 	USER,
 
-	/** The credential itself (a hash of it), for integration keys shared by several callers. */
+	/**
+	 * The credential itself (a hash of it), for integration keys shared by several
+	 * callers.
+	 */
 	TOKEN,
 
 	/**
-	 * The account a login attempt names (a hash of the user name tried, never verified): only the limits of
-	 * {@code ratelimit.login-protection} count here, never a tier's.
+	 * The account a login attempt names (a hash of the user name tried, never verified):
+	 * only the limits of {@code ratelimit.login-protection} count here, never a tier's.
 	 */
 	ACCOUNT,
 
@@ -37,16 +40,17 @@ public enum Dimension {
 	}
 
 	/**
-	 * Whether the dimension counts callers that were not verified (an address, an account name tried), whose
-	 * ids anyone can mint: stores keep those buckets apart so a flood of them cannot evict the others.
+	 * Whether the dimension counts callers that were not verified (an address, an account
+	 * name tried), whose ids anyone can mint: stores keep those buckets apart so a flood
+	 * of them cannot evict the others.
 	 */
 	public boolean unverified() {
 		return this == IP || this == ACCOUNT;
 	}
 
 	/**
-	 * Returns the dimension named {@code key} (case-insensitive) that tiers, overrides and the endpoint take
-	 * (user, org, token, ip), or {@code null}.
+	 * Returns the dimension named {@code key} (case-insensitive) that tiers, overrides
+	 * and the endpoint take (user, org, token, ip), or {@code null}.
 	 */
 	public static @Nullable Dimension fromKey(String key) {
 		for (Dimension dimension : values()) {

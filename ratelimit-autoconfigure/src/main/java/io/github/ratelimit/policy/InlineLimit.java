@@ -1,16 +1,22 @@
 package io.github.ratelimit.policy;
 
 /**
- * A limit declared on a handler with {@code @RateLimited(limit = ...)}: a budget of that handler's own,
- * counted per caller (the verified user, else the client address) on top of the tier's limits.
+ * A limit declared on a handler with {@code @RateLimited(limit = ...)}: a budget of that
+ * handler's own, counted per caller (the verified user, else the client address) on top
+ * of the tier's limits.
  *
- * @param handler a readable id of the handler ({@code ExportController.export}), plain characters only
+ * @param handler a readable id of the handler ({@code ExportController.export}), plain
+ * characters only
  * @param limit the limit
- * @param counts which of the handler's responses count against it ({@code @RateLimited(count = ...)})
+ * @param counts which of the handler's responses count against it
+ * ({@code @RateLimited(count = ...)})
  */
 public record InlineLimit(String handler, Limit limit, CountedResponses counts) {
 
-	/** The longest handler id kept; longer ones are cut (they name a bucket, they need not be complete). */
+	/**
+	 * The longest handler id kept; longer ones are cut (they name a bucket, they need not
+	 * be complete).
+	 */
 	private static final int MAX_HANDLER_LENGTH = 64;
 
 	public InlineLimit {

@@ -1,8 +1,9 @@
 package io.github.ratelimit.policy;
 
 /**
- * A configured limit, group, tier, address range or other rate-limit property that cannot work. Startup fails with it, and a
- * failure analyzer turns it into a message that names the property and shows a valid value.
+ * A configured limit, group, tier, address range or other rate-limit property that cannot
+ * work. Startup fails with it, and a failure analyzer turns it into a message that names
+ * the property and shows a valid value.
  */
 public class InvalidRateLimitConfigurationException extends RuntimeException {
 

@@ -3,15 +3,19 @@ package io.github.ratelimit.policy;
 import java.util.List;
 
 /**
- * A limit as configured: the items that all apply (token buckets, calendar quotas, a concurrency cap; a
- * request needs its cost from each), or blocked.
+ * A limit as configured: the items that all apply (token buckets, calendar quotas, a
+ * concurrency cap; a request needs its cost from each), or blocked.
  *
- * @param spec the limit string as parsed, normalised ({@code 50/1m, 500/1h}; {@code 0} when blocked)
+ * @param spec the limit string as parsed, normalised ({@code 50/1m, 500/1h}; {@code 0}
+ * when blocked)
  * @param bandwidths the bandwidths; empty when blocked
  */
 public record Limit(String spec, List<Bandwidth> bandwidths) {
 
-	/** A limit of {@code 0}: the tier may not use the group at all (403, waiting never helps). */
+	/**
+	 * A limit of {@code 0}: the tier may not use the group at all (403, waiting never
+	 * helps).
+	 */
 	public static final Limit BLOCKED = new Limit("0", List.of());
 
 	public Limit {
@@ -24,8 +28,8 @@ public record Limit(String spec, List<Bandwidth> bandwidths) {
 	}
 
 	/**
-	 * The smallest capacity of a token bucket or quota: a request costing more can never be admitted (a
-	 * request takes one concurrency permit whatever its cost).
+	 * The smallest capacity of a token bucket or quota: a request costing more can never
+	 * be admitted (a request takes one concurrency permit whatever its cost).
 	 */
 	public long maxCost() {
 		return this.bandwidths.stream()

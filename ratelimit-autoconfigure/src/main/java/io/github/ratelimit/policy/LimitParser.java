@@ -10,10 +10,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses limit strings: items separated by commas, or {@code 0} to block. An item is a token bucket
- * {@code N/<duration>} optionally followed by {@code burst M}; a calendar quota {@code N/day},
- * {@code N/week} or {@code N/month}; or a concurrency cap {@code N concurrent}. Durations are a positive
- * number and a unit ({@code ms}, {@code s}, {@code m}, {@code h}, {@code d}), the number defaulting to 1
+ * Parses limit strings: items separated by commas, or {@code 0} to block. An item is a
+ * token bucket {@code N/<duration>} optionally followed by {@code burst M}; a calendar
+ * quota {@code N/day}, {@code N/week} or {@code N/month}; or a concurrency cap
+ * {@code N concurrent}. Durations are a positive number and a unit ({@code ms},
+ * {@code s}, {@code m}, {@code h}, {@code d}), the number defaulting to 1
  * ({@code 100/m}). Runs at startup only.
  */
 public final class LimitParser {
@@ -63,7 +64,8 @@ public final class LimitParser {
 		List<String> normalised = new ArrayList<>();
 		for (String item : spec.split(",", -1)) {
 			Bandwidth bandwidth = parseItem(item.trim(), zone);
-			if (bandwidth instanceof ConcurrencyLimit && bandwidths.stream().anyMatch(ConcurrencyLimit.class::isInstance)) {
+			if (bandwidth instanceof ConcurrencyLimit
+					&& bandwidths.stream().anyMatch(ConcurrencyLimit.class::isInstance)) {
 				throw new IllegalArgumentException("'" + item.trim() + "': a limit has at most one concurrency cap");
 			}
 			bandwidths.add(bandwidth);
@@ -77,8 +79,8 @@ public final class LimitParser {
 		if (concurrent.matches()) {
 			long permits = Long.parseLong(concurrent.group(1));
 			if (permits < 1 || permits > ConcurrencyLimit.MAX_PERMITS) {
-				throw new IllegalArgumentException("'" + item + "': the number of concurrent requests must be between 1 and "
-						+ ConcurrencyLimit.MAX_PERMITS);
+				throw new IllegalArgumentException("'" + item
+						+ "': the number of concurrent requests must be between 1 and " + ConcurrencyLimit.MAX_PERMITS);
 			}
 			return new ConcurrencyLimit(permits);
 		}
@@ -93,15 +95,15 @@ public final class LimitParser {
 		}
 		Matcher matcher = ITEM.matcher(item);
 		if (!matcher.matches()) {
-			throw new IllegalArgumentException("'" + item
-					+ "' is not of the form N/<duration> [burst M], N/day, N/week, N/month or N concurrent");
+			throw new IllegalArgumentException(
+					"'" + item + "' is not of the form N/<duration> [burst M], N/day, N/week, N/month or N concurrent");
 		}
 		long tokens = Long.parseLong(matcher.group(1));
 		long amount = matcher.group(2).isEmpty() ? 1 : Long.parseLong(matcher.group(2));
 		String unit = matcher.group(3);
 		if (tokens < 1 || tokens > MAX_TOKENS) {
-			throw new IllegalArgumentException(
-					"'" + item + "': the number of requests must be between 1 and " + MAX_TOKENS + " (use 0 alone to block)");
+			throw new IllegalArgumentException("'" + item + "': the number of requests must be between 1 and "
+					+ MAX_TOKENS + " (use 0 alone to block)");
 		}
 		if (amount < 1) {
 			throw new IllegalArgumentException("'" + item + "': the duration must be positive");
@@ -112,8 +114,8 @@ public final class LimitParser {
 			case "m" -> Duration.ofMinutes(amount);
 			case "h" -> Duration.ofHours(amount);
 			case "d" -> Duration.ofDays(amount);
-			default -> throw new IllegalArgumentException(
-					"'" + item + "': unknown duration unit '" + unit + "' (use ms, s, m, h or d, or N/day, N/week, N/month for a calendar quota)");
+			default -> throw new IllegalArgumentException("'" + item + "': unknown duration unit '" + unit
+					+ "' (use ms, s, m, h or d, or N/day, N/week, N/month for a calendar quota)");
 		};
 		if (period.toMillis() < 1) {
 			throw new IllegalArgumentException("'" + item + "': the duration must be at least 1ms");

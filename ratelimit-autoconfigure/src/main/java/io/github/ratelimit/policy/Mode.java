@@ -1,8 +1,8 @@
 package io.github.ratelimit.policy;
 
 /**
- * What a limit does when a request exceeds it: the rollout steps of a new limit, from observe to
- * enforce.
+ * What a limit does when a request exceeds it: the rollout steps of a new limit, from
+ * observe to enforce.
  */
 public enum Mode {
 
@@ -10,12 +10,15 @@ public enum Mode {
 	ENFORCE,
 
 	/**
-	 * Admit the request, write the limit's headers and a {@code RateLimit-Warning} that says it would have
-	 * been refused, and log it.
+	 * Admit the request, write the limit's headers and a {@code RateLimit-Warning} that
+	 * says it would have been refused, and log it.
 	 */
 	WARN,
 
-	/** Admit the request and change nothing in the response; only count and log would-be refusals. */
+	/**
+	 * Admit the request and change nothing in the response; only count and log would-be
+	 * refusals.
+	 */
 	OBSERVE
 
 }

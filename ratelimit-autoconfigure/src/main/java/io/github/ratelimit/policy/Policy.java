@@ -9,9 +9,10 @@ import java.util.List;
 import io.github.ratelimit.policy.Dimension;
 
 /**
- * One limit of one tier, dimension and endpoint group, ready for the request path: its name, the names
- * of its bandwidths as reported in headers, and the prefix of its store keys are computed once here.
- * Identity-based equality on purpose: stores cache per-policy state in identity-hashed maps.
+ * One limit of one tier, dimension and endpoint group, ready for the request path: its
+ * name, the names of its bandwidths as reported in headers, and the prefix of its store
+ * keys are computed once here. Identity-based equality on purpose: stores cache
+ * per-policy state in identity-hashed maps.
  */
 public final class Policy {
 
@@ -21,13 +22,21 @@ public final class Policy {
 	/** The tier name used for limits declared on handlers, which apply to every tier. */
 	public static final String INLINE = "inline";
 
-	/** The tier name used for a group's own concurrency cap, which applies to every tier. */
+	/**
+	 * The tier name used for a group's own concurrency cap, which applies to every tier.
+	 */
 	public static final String GROUP = "group";
 
-	/** The tier name of limits set at runtime for one identity (they count in the tier's buckets). */
+	/**
+	 * The tier name of limits set at runtime for one identity (they count in the tier's
+	 * buckets).
+	 */
 	public static final String OVERRIDE = "override";
 
-	/** The group name of a tier's quotas that count every request of the tier, whatever its group. */
+	/**
+	 * The group name of a tier's quotas that count every request of the tier, whatever
+	 * its group.
+	 */
 	public static final String ALL_GROUPS = "all";
 
 	private final String name;
@@ -68,12 +77,13 @@ public final class Policy {
 	 * Creates a policy.
 	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
 	 * @param dimension whose budget it counts against
-	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a tier-wide quota)
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
+	 * tier-wide quota)
 	 * @param limit the limit
 	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
 	 * @param mode what the policy does to a request that exceeds it
-	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses carry a warning; 0 for
-	 * none
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
+	 * carry a warning; 0 for none
 	 */
 	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
 			int warnAtPercent) {
@@ -84,12 +94,13 @@ public final class Policy {
 	 * Creates a policy.
 	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
 	 * @param dimension whose budget it counts against
-	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a tier-wide quota)
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
+	 * tier-wide quota)
 	 * @param limit the limit
 	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
 	 * @param mode what the policy does to a request that exceeds it
-	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses carry a warning; 0 for
-	 * none
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
+	 * carry a warning; 0 for none
 	 * @param counts which responses count against the limit
 	 */
 	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
@@ -105,12 +116,17 @@ public final class Policy {
 		this.group = group;
 		this.limit = limit;
 		this.name = tier + "-" + dimension.key() + "-" + group;
-		// <prefix><scope>:<group>:<shape fingerprint>:<id>. The shape is the kinds and windows of the items, not
-		// their amounts: a limit changed to other amounts (or an override) keeps the buckets and the tokens spent
-		// in them, a limit over other windows gets fresh ones instead of state shaped for the old one. The
-		// backstop and handler limits have scopes of their own so they never share a bucket with a tier's limit.
+		// <prefix><scope>:<group>:<shape fingerprint>:<id>. The shape is the kinds and
+		// windows of the items, not
+		// their amounts: a limit changed to other amounts (or an override) keeps the
+		// buckets and the tokens spent
+		// in them, a limit over other windows gets fresh ones instead of state shaped for
+		// the old one. The
+		// backstop and handler limits have scopes of their own so they never share a
+		// bucket with a tier's limit.
 		boolean ownScope = isBackstop() || INLINE.equals(tier) || GROUP.equals(tier) || ALL_GROUPS.equals(group);
-		String scope = ownScope ? dimension.key() + "-" + (ALL_GROUPS.equals(group) ? ALL_GROUPS : tier) : dimension.key();
+		String scope = ownScope ? dimension.key() + "-" + (ALL_GROUPS.equals(group) ? ALL_GROUPS : tier)
+				: dimension.key();
 		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(shape(limit)) + ":";
 		this.limitFingerprint = fingerprint(limit.spec());
 		List<Bandwidth> bandwidths = limit.bandwidths();
@@ -118,7 +134,10 @@ public final class Policy {
 				: bandwidths.stream().map((bandwidth) -> this.name + "-" + bandwidth.label()).toList();
 	}
 
-	/** The policy name, {@code <tier>-<dimension>-<group>} (for example {@code premium-user-auth}). */
+	/**
+	 * The policy name, {@code <tier>-<dimension>-<group>} (for example
+	 * {@code premium-user-auth}).
+	 */
 	public String name() {
 		return this.name;
 	}
@@ -140,8 +159,9 @@ public final class Policy {
 	}
 
 	/**
-	 * This policy with another mode and soft limit: the same name, limit and buckets. A group's own mode
-	 * applies to the limits its requests inherit through {@code default}.
+	 * This policy with another mode and soft limit: the same name, limit and buckets. A
+	 * group's own mode applies to the limits its requests inherit through
+	 * {@code default}.
 	 */
 	Policy withTuning(Mode mode, int warnAtPercent) {
 		if (mode == this.mode && warnAtPercent == this.warnAtPercent) {
@@ -165,14 +185,16 @@ public final class Policy {
 	}
 
 	/**
-	 * Which responses count against the limit; a request whose response is not one of them gets its tokens
-	 * back when the response is done.
+	 * Which responses count against the limit; a request whose response is not one of
+	 * them gets its tokens back when the response is done.
 	 */
 	public CountedResponses counts() {
 		return this.counts;
 	}
 
-	/** Whether only some responses count against the limit (its tokens may be given back). */
+	/**
+	 * Whether only some responses count against the limit (its tokens may be given back).
+	 */
 	public boolean countsByOutcome() {
 		return !this.counts.all();
 	}
@@ -187,14 +209,17 @@ public final class Policy {
 		return this.mode == Mode.ENFORCE;
 	}
 
-	/** From which share of the quota used on responses carry a warning (percent); 0 for none. */
+	/**
+	 * From which share of the quota used on responses carry a warning (percent); 0 for
+	 * none.
+	 */
 	public int warnAtPercent() {
 		return this.warnAtPercent;
 	}
 
 	/**
-	 * Whether {@code remaining} of bandwidth {@code index} is past the soft limit: at most
-	 * {@code (100 - warn-at)%} of its quota left.
+	 * Whether {@code remaining} of bandwidth {@code index} is past the soft limit: at
+	 * most {@code (100 - warn-at)%} of its quota left.
 	 */
 	public boolean pastWarnAt(int index, long remaining) {
 		if (this.warnAtPercent == 0) {
@@ -206,7 +231,8 @@ public final class Policy {
 	}
 
 	/**
-	 * The policy of a limit declared on a handler, in one dimension; its "group" is the handler.
+	 * The policy of a limit declared on a handler, in one dimension; its "group" is the
+	 * handler.
 	 * @param inline the handler's limit
 	 * @param dimension {@link Dimension#USER} or {@link Dimension#IP}
 	 * @param storeKeyPrefix the namespace of store keys
@@ -217,7 +243,8 @@ public final class Policy {
 	}
 
 	static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix, PolicyOptions options) {
-		// annotations are parsed before the configuration is known: quotas take the configured zone here
+		// annotations are parsed before the configuration is known: quotas take the
+		// configured zone here
 		Limit limit = inline.limit().has(CalendarQuota.class) ? LimitParser.parse(inline.limit().spec(), options.zone())
 				: inline.limit();
 		return new Policy(INLINE, dimension, inline.handler(), limit, storeKeyPrefix, options.mode(),
@@ -230,21 +257,25 @@ public final class Policy {
 	}
 
 	/**
-	 * The name of bandwidth {@code index} in {@code RateLimit-Policy}: the policy name, suffixed with the
-	 * window when the limit has several bandwidths ({@code premium-user-auth-1h}).
+	 * The name of bandwidth {@code index} in {@code RateLimit-Policy}: the policy name,
+	 * suffixed with the window when the limit has several bandwidths
+	 * ({@code premium-user-auth-1h}).
 	 */
 	public String bandwidthName(int index) {
 		return this.bandwidthNames.get(index);
 	}
 
-	/** The store key of this policy's bucket for {@code id}, an already escaped identity id. */
+	/**
+	 * The store key of this policy's bucket for {@code id}, an already escaped identity
+	 * id.
+	 */
 	public String storeKey(String escapedId) {
 		return this.keyPrefix.concat(escapedId);
 	}
 
 	/**
-	 * A short hash of the limit's exact text, for stores that cannot reshape a bucket's state in place and
-	 * need a bucket per exact limit (the Bucket4j strategy).
+	 * A short hash of the limit's exact text, for stores that cannot reshape a bucket's
+	 * state in place and need a bucket per exact limit (the Bucket4j strategy).
 	 */
 	public String limitFingerprint() {
 		return this.limitFingerprint;

@@ -8,13 +8,15 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What shapes policies beside their limit strings: the global mode and soft limit, their overrides per
- * tier and group, the groups' own concurrency caps and waiting, and the time zone of calendar quotas.
- * Precedence of mode and warn-at: the group's, else the tier's, else the global one.
+ * What shapes policies beside their limit strings: the global mode and soft limit, their
+ * overrides per tier and group, the groups' own concurrency caps and waiting, and the
+ * time zone of calendar quotas. Precedence of mode and warn-at: the group's, else the
+ * tier's, else the global one.
  *
  * @param zone the time zone of calendar quota boundaries ({@code ratelimit.quotas.zone})
  * @param mode the global mode ({@code ratelimit.mode})
- * @param warnAtPercent the global soft limit in percent, 0 for none ({@code ratelimit.warn-at})
+ * @param warnAtPercent the global soft limit in percent, 0 for none
+ * ({@code ratelimit.warn-at})
  * @param tiers per tier
  * @param groups per endpoint group
  */
@@ -42,8 +44,10 @@ public record PolicyOptions(ZoneId zone, Mode mode, int warnAtPercent, Map<Strin
 	 * What a group sets beside its paths.
 	 *
 	 * @param tuning mode and soft limit of the group's policies
-	 * @param concurrency requests of one caller in flight at once in this group, 0 for no cap
-	 * @param maxWait how long a request may wait for its tokens instead of being refused; zero for never
+	 * @param concurrency requests of one caller in flight at once in this group, 0 for no
+	 * cap
+	 * @param maxWait how long a request may wait for its tokens instead of being refused;
+	 * zero for never
 	 * @param counts which responses the limits declared for the group count
 	 */
 	public record GroupOptions(Tuning tuning, long concurrency, Duration maxWait, CountedResponses counts) {

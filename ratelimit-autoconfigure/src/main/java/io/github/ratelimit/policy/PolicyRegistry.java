@@ -1,13 +1,14 @@
 package io.github.ratelimit.policy;
 
 /**
- * The effective policy table, swappable at runtime: the limiter and the identifier read the current
- * table on every request, so a replaced table applies from the next request on, on this instance.
+ * The effective policy table, swappable at runtime: the limiter and the identifier read
+ * the current table on every request, so a replaced table applies from the next request
+ * on, on this instance.
  * <p>
- * A replaced limit keeps the state of its buckets when it keeps its shape (the same kinds of items over
- * the same windows; see {@link Policy#storeKey}): a bucket keeps the tokens it holds, at most the new
- * capacity, and refills at the new rate; a quota keeps its count in the period. Limits over other
- * windows start with fresh buckets.
+ * A replaced limit keeps the state of its buckets when it keeps its shape (the same kinds
+ * of items over the same windows; see {@link Policy#storeKey}): a bucket keeps the tokens
+ * it holds, at most the new capacity, and refills at the new rate; a quota keeps its
+ * count in the period. Limits over other windows start with fresh buckets.
  */
 public final class PolicyRegistry {
 

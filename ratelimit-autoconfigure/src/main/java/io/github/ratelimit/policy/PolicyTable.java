@@ -18,14 +18,18 @@ import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Dimension;
 
 /**
- * Every configured limit, indexed by tier and endpoint group. For a request of tier {@code T} in group
- * {@code G}, each dimension of {@code T} contributes its limit for {@code G} (or for {@code default}),
- * and the per-IP backstop its limit for {@code G} (or {@code default}). Built and validated once at
- * startup; lookups on the request path are two map reads.
+ * Every configured limit, indexed by tier and endpoint group. For a request of tier
+ * {@code T} in group {@code G}, each dimension of {@code T} contributes its limit for
+ * {@code G} (or for {@code default}), and the per-IP backstop its limit for {@code G} (or
+ * {@code default}). Built and validated once at startup; lookups on the request path are
+ * two map reads.
  */
 public final class PolicyTable {
 
-	/** Names of tiers and groups: they appear in headers, keys and metric tags, so keep them plain. */
+	/**
+	 * Names of tiers and groups: they appear in headers, keys and metric tags, so keep
+	 * them plain.
+	 */
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
 	private final Map<String, Map<Dimension, Map<String, Policy>>> tiers;
@@ -56,9 +60,10 @@ public final class PolicyTable {
 
 	/**
 	 * Builds and validates the table.
-	 * @param tiers tier, then dimension key, then group (or {@code default}), then limit string, as in
-	 * {@code ratelimit.tiers}
-	 * @param backstop group (or {@code default}) to limit string, as in {@code ratelimit.ip}
+	 * @param tiers tier, then dimension key, then group (or {@code default}), then limit
+	 * string, as in {@code ratelimit.tiers}
+	 * @param backstop group (or {@code default}) to limit string, as in
+	 * {@code ratelimit.ip}
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @return the table
@@ -71,9 +76,11 @@ public final class PolicyTable {
 
 	/**
 	 * Builds and validates the table.
-	 * @param tiers tier, then dimension key, then group (or {@code default}, or {@value Policy#ALL_GROUPS}
-	 * for a quota on every request of the tier), then limit string
-	 * @param backstop group (or {@code default}) to limit string, as in {@code ratelimit.ip}
+	 * @param tiers tier, then dimension key, then group (or {@code default}, or
+	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
+	 * string
+	 * @param backstop group (or {@code default}) to limit string, as in
+	 * {@code ratelimit.ip}
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @param options modes, soft limits, group concurrency and the quota time zone
@@ -103,7 +110,8 @@ public final class PolicyTable {
 				Dimension dimension = Dimension.fromKey(dimensionKey);
 				if (dimension == null) {
 					throw new InvalidRateLimitConfigurationException(property, dimensionKey,
-							"unknown dimension; use user, org, token or ip", "ratelimit.tiers." + tier + ".user.default=100/1m");
+							"unknown dimension; use user, org, token or ip",
+							"ratelimit.tiers." + tier + ".user.default=100/1m");
 				}
 				byDimension.put(dimension,
 						policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix, options));
@@ -138,8 +146,8 @@ public final class PolicyTable {
 						"ratelimit.ip." + group + "=10/1m");
 			}
 		});
-		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
-				storeKeyPrefix, Map.copyOf(groupConcurrency), options);
+		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups), storeKeyPrefix,
+				Map.copyOf(groupConcurrency), options);
 	}
 
 	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
@@ -151,9 +159,8 @@ public final class PolicyTable {
 				groupProperty = "ratelimit.tiers." + tier + ".quota." + dimension.key();
 			}
 			else if (!groups.contains(group)) {
-				throw new InvalidRateLimitConfigurationException(groupProperty, text,
-						"unknown endpoint group '" + group + "'; known groups are " + groups
-								+ " (declare it under ratelimit.groups)",
+				throw new InvalidRateLimitConfigurationException(groupProperty, text, "unknown endpoint group '" + group
+						+ "'; known groups are " + groups + " (declare it under ratelimit.groups)",
 						property + ".default=" + LimitParser.EXAMPLE);
 			}
 			Limit limit;
@@ -161,9 +168,11 @@ public final class PolicyTable {
 				limit = LimitParser.parse(text, options.zone());
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(), LimitParser.EXAMPLE);
+				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(),
+						LimitParser.EXAMPLE);
 			}
-			// a group's count shapes the limits declared for it, never those its requests share through default
+			// a group's count shapes the limits declared for it, never those its requests
+			// share through default
 			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix, options.modeOf(tier, group),
 					options.warnAtOf(tier, group), options.group(group).counts()));
 		});
@@ -193,14 +202,16 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The policies for a request of {@code tier} in {@code group}, in dimension order (org, user, token,
-	 * ip) with the backstop last. A tier that is not configured gets the backstop only.
+	 * The policies for a request of {@code tier} in {@code group}, in dimension order
+	 * (org, user, token, ip) with the backstop last. A tier that is not configured gets
+	 * the backstop only.
 	 */
 	public List<Policy> policies(String tier, String group) {
 		Map<String, List<Policy>> byGroup = this.resolved.computeIfAbsent(tier, (key) -> new ConcurrentHashMap<>());
 		List<Policy> policies = byGroup.get(group);
 		if (policies == null) {
-			// bounded: tiers and groups are finite sets from configuration and annotations
+			// bounded: tiers and groups are finite sets from configuration and
+			// annotations
 			policies = byGroup.computeIfAbsent(group, (key) -> resolve(tier, group));
 		}
 		return policies;
@@ -228,8 +239,8 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The group's own concurrency cap for a caller: per user when the caller is verified, else per client
-	 * address; {@code null} when the group sets none.
+	 * The group's own concurrency cap for a caller: per user when the caller is verified,
+	 * else per client address; {@code null} when the group sets none.
 	 */
 	public @Nullable Policy groupConcurrency(String group, boolean perUser) {
 		Policy[] policies = this.groupConcurrency.get(group);
@@ -237,20 +248,23 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The policy of a limit set at runtime for one identity ({@code override-<dimension>-<group>}). It counts
-	 * in the same buckets as the tier limit it replaces, so spent tokens stay spent.
+	 * The policy of a limit set at runtime for one identity
+	 * ({@code override-<dimension>-<group>}). It counts in the same buckets as the tier
+	 * limit it replaces, so spent tokens stay spent.
 	 * @param property how the caller names the value in an error ({@code limit})
 	 * @param dimension the dimension
-	 * @param group a configured group, {@code default}, or {@value Policy#ALL_GROUPS} for a quota over every
-	 * request
+	 * @param group a configured group, {@code default}, or {@value Policy#ALL_GROUPS} for
+	 * a quota over every request
 	 * @param text the limit string
 	 * @return the policy
-	 * @throws InvalidRateLimitConfigurationException as the startup check reports a bad limit
+	 * @throws InvalidRateLimitConfigurationException as the startup check reports a bad
+	 * limit
 	 */
 	public Policy overridePolicy(String property, Dimension dimension, String group, String text) {
 		if (!this.groups.contains(group) && !Policy.ALL_GROUPS.equals(group)) {
-			throw new InvalidRateLimitConfigurationException(property, group, "unknown endpoint group '" + group
-					+ "'; known groups are " + this.groups + " and " + Policy.ALL_GROUPS + " (a quota over every group)",
+			throw new InvalidRateLimitConfigurationException(property, group,
+					"unknown endpoint group '" + group + "'; known groups are " + this.groups + " and "
+							+ Policy.ALL_GROUPS + " (a quota over every group)",
 					Classification.DEFAULT_GROUP);
 		}
 		Limit limit;
@@ -271,8 +285,9 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * A policy a group's requests inherit through {@code default} takes the group's mode and soft limit: a
-	 * group in observe mode changes none of its responses, whichever buckets its requests count against.
+	 * A policy a group's requests inherit through {@code default} takes the group's mode
+	 * and soft limit: a group in observe mode changes none of its responses, whichever
+	 * buckets its requests count against.
 	 */
 	private Policy inherited(Policy policy, String tier, String group) {
 		if (policy.group().equals(group) || !this.options.groups().containsKey(group)) {
@@ -287,8 +302,9 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The policy of a handler's own limit for a caller: per user when the caller is verified, else per
-	 * client address. Built once per handler (a finite set, from annotations).
+	 * The policy of a handler's own limit for a caller: per user when the caller is
+	 * verified, else per client address. Built once per handler (a finite set, from
+	 * annotations).
 	 */
 	public Policy inline(InlineLimit limit, boolean perUser) {
 		Policy[] policies = this.inline.computeIfAbsent(limit,
@@ -298,8 +314,8 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * Every policy that can apply to a request of {@code group}, whatever its tier: each configured tier's,
-	 * and the backstop's (for startup checks).
+	 * Every policy that can apply to a request of {@code group}, whatever its tier: each
+	 * configured tier's, and the backstop's (for startup checks).
 	 */
 	public Set<Policy> policiesOfGroup(String group) {
 		Set<Policy> policies = new LinkedHashSet<>();

@@ -3,20 +3,22 @@ package io.github.ratelimit.policy;
 import java.time.Duration;
 
 /**
- * One token bucket bandwidth: {@code capacity} tokens, refilled greedily at {@code refillTokens} per
- * {@code period}. {@code 100/1m} is capacity 100 refilled 100 per minute; {@code 100/1m burst 150} has
- * capacity 150 refilled 100 per minute.
+ * One token bucket bandwidth: {@code capacity} tokens, refilled greedily at
+ * {@code refillTokens} per {@code period}. {@code 100/1m} is capacity 100 refilled 100
+ * per minute; {@code 100/1m burst 150} has capacity 150 refilled 100 per minute.
  *
  * @param capacity the most tokens the bucket holds
  * @param refillTokens tokens added over one period
  * @param period the refill period
- * @param label the period as written in configuration, normalised ({@code 1m}, {@code 15m}, {@code 1h})
+ * @param label the period as written in configuration, normalised ({@code 1m},
+ * {@code 15m}, {@code 1h})
  */
 public record TokenBucket(long capacity, long refillTokens, Duration period, String label) implements Bandwidth {
 
 	/**
-	 * The most capacity x period (in ms) a bandwidth may have: stores count tokens in token-milliseconds,
-	 * exact up to 2^53 (the integers a double holds exactly, as in a Redis Lua script).
+	 * The most capacity x period (in ms) a bandwidth may have: stores count tokens in
+	 * token-milliseconds, exact up to 2^53 (the integers a double holds exactly, as in a
+	 * Redis Lua script).
 	 */
 	static final long MAX_TOKEN_MILLIS = 1L << 53;
 
@@ -43,14 +45,15 @@ public record TokenBucket(long capacity, long refillTokens, Duration period, Str
 	}
 
 	/**
-	 * Milliseconds until {@code tokens} more tokens have been refilled, rounded up; 0 when
-	 * {@code tokens <= 0}.
+	 * Milliseconds until {@code tokens} more tokens have been refilled, rounded up; 0
+	 * when {@code tokens <= 0}.
 	 */
 	public long millisToRefill(long tokens) {
 		if (tokens <= 0) {
 			return 0;
 		}
-		// tokens * period / refill, in exact integer arithmetic (no overflow for sane limits)
+		// tokens * period / refill, in exact integer arithmetic (no overflow for sane
+		// limits)
 		return ceilDiv(Math.multiplyExact(tokens, this.period.toMillis()), this.refillTokens);
 	}
 

@@ -1,5 +1,6 @@
 /**
- * Limits parsed from configuration and the table of policies per tier, group and dimension.
+ * Limits parsed from configuration and the table of policies per tier, group and
+ * dimension.
  */
 @NullMarked
 package io.github.ratelimit.policy;

@@ -4,17 +4,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Keeps the buckets and decides a whole request in one call. That shape is what lets an implementation
- * make one trip to its backend and keep the no-drain rule: a request is admitted only when every check
- * has its tokens, and a rejected request takes nothing from any bucket.
+ * Keeps the buckets and decides a whole request in one call. That shape is what lets an
+ * implementation make one trip to its backend and keep the no-drain rule: a request is
+ * admitted only when every check has its tokens, and a rejected request takes nothing
+ * from any bucket.
  * <p>
  * Implementations are thread-safe. A backend that cannot answer throws
- * {@link StoreUnavailableException}; the limiter then applies {@code ratelimit.storage.failure-mode}.
+ * {@link StoreUnavailableException}; the limiter then applies
+ * {@code ratelimit.storage.failure-mode}.
  */
 public interface RateLimitStore {
 
 	/**
-	 * Decides a request, blocking the calling thread for at most the configured store timeout.
+	 * Decides a request, blocking the calling thread for at most the configured store
+	 * timeout.
 	 * @param checks every bucket the request needs tokens from (not empty)
 	 * @return the decision
 	 * @throws StoreUnavailableException when the backend is down, slow or broken
@@ -22,15 +25,16 @@ public interface RateLimitStore {
 	StoreDecision decide(List<LimitCheck> checks);
 
 	/**
-	 * Gives back what admitted requests took from buckets: each check's cost goes back to its token buckets
-	 * (never above their capacity) and to the count of its quotas' current period (never below zero);
-	 * concurrency permits are not touched (their request releases them). A limit that counts only some
-	 * responses ({@link io.github.ratelimit.policy.Policy#counts()}) is given back this way when the
-	 * response is not one it counts. A bucket that expired or was evicted since is left as it is: it is
-	 * full already.
+	 * Gives back what admitted requests took from buckets: each check's cost goes back to
+	 * its token buckets (never above their capacity) and to the count of its quotas'
+	 * current period (never below zero); concurrency permits are not touched (their
+	 * request releases them). A limit that counts only some responses
+	 * ({@link io.github.ratelimit.policy.Policy#counts()}) is given back this way when
+	 * the response is not one it counts. A bucket that expired or was evicted since is
+	 * left as it is: it is full already.
 	 * <p>
-	 * Never blocks and never throws: a store that cannot reach its backend drops the give-back, which
-	 * leaves the request counted (the strict side).
+	 * Never blocks and never throws: a store that cannot reach its backend drops the
+	 * give-back, which leaves the request counted (the strict side).
 	 * @param checks the checks of admitted requests whose cost goes back
 	 * @throws UnsupportedOperationException when the store cannot give tokens back
 	 */
@@ -39,9 +43,10 @@ public interface RateLimitStore {
 	}
 
 	/**
-	 * Reads the state of buckets without taking anything from them, for operators (the Actuator
-	 * endpoint). A bucket that does not exist is reported full.
-	 * @param checks the buckets to read; each result reports the state the check's cost would meet
+	 * Reads the state of buckets without taking anything from them, for operators (the
+	 * Actuator endpoint). A bucket that does not exist is reported full.
+	 * @param checks the buckets to read; each result reports the state the check's cost
+	 * would meet
 	 * @return one result per check, in order
 	 * @throws StoreUnavailableException when the backend cannot answer
 	 * @throws UnsupportedOperationException when the store cannot read buckets
@@ -51,8 +56,8 @@ public interface RateLimitStore {
 	}
 
 	/**
-	 * Forgets buckets, as if they had never been used: they start full. Permits held in them are
-	 * forgotten too (their requests' releases then find nothing).
+	 * Forgets buckets, as if they had never been used: they start full. Permits held in
+	 * them are forgotten too (their requests' releases then find nothing).
 	 * @param checks the buckets
 	 * @throws StoreUnavailableException when the backend cannot answer
 	 * @throws UnsupportedOperationException when the store cannot forget buckets
@@ -62,9 +67,10 @@ public interface RateLimitStore {
 	}
 
 	/**
-	 * Decides a request without blocking the calling thread. Failures complete the future exceptionally
-	 * with {@link StoreUnavailableException}. The default runs {@link #decide} on the caller's thread,
-	 * which is right for stores that never block (memory).
+	 * Decides a request without blocking the calling thread. Failures complete the future
+	 * exceptionally with {@link StoreUnavailableException}. The default runs
+	 * {@link #decide} on the caller's thread, which is right for stores that never block
+	 * (memory).
 	 * @param checks every bucket the request needs tokens from (not empty)
 	 * @return the decision
 	 */

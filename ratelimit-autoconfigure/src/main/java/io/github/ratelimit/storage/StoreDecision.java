@@ -5,12 +5,13 @@ import java.util.List;
 /**
  * The store's answer for a whole request.
  *
- * @param admitted whether every enforced check had its tokens (or gets them within its wait); when
- * {@code false} nothing was taken from any bucket
+ * @param admitted whether every enforced check had its tokens (or gets them within its
+ * wait); when {@code false} nothing was taken from any bucket
  * @param results one result per check, in the order of the checks
- * @param waitMillis how long an admitted request must wait before it proceeds: the longest refill its
- * checks reserved tokens for; 0 when it may go at once
- * @param permits the concurrency permits the admitted request holds ({@link Permits#NONE} when none)
+ * @param waitMillis how long an admitted request must wait before it proceeds: the
+ * longest refill its checks reserved tokens for; 0 when it may go at once
+ * @param permits the concurrency permits the admitted request holds ({@link Permits#NONE}
+ * when none)
  */
 public record StoreDecision(boolean admitted, List<CheckResult> results, long waitMillis, Permits permits) {
 

@@ -3,8 +3,9 @@ package io.github.ratelimit.storage;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The store could not decide in time: the backend is down, slow, or answered nonsense, or the circuit
- * breaker is open. The limiter answers it with the configured failure mode, never with a 500.
+ * The store could not decide in time: the backend is down, slow, or answered nonsense, or
+ * the circuit breaker is open. The limiter answers it with the configured failure mode,
+ * never with a 500.
  */
 public class StoreUnavailableException extends RuntimeException {
 
@@ -34,7 +35,10 @@ public class StoreUnavailableException extends RuntimeException {
 		return this.kind;
 	}
 
-	/** What went wrong, as the {@code ratelimit.store.errors} meter counts it (a bounded set). */
+	/**
+	 * What went wrong, as the {@code ratelimit.store.errors} meter counts it (a bounded
+	 * set).
+	 */
 	public enum Kind {
 
 		/** The backend stayed silent, or did not decide, within the timeout. */
@@ -46,7 +50,10 @@ public class StoreUnavailableException extends RuntimeException {
 		/** The circuit breaker is open: the backend was not asked. */
 		CIRCUIT_OPEN,
 
-		/** The application was too busy to be answered in time, though the backend answers. */
+		/**
+		 * The application was too busy to be answered in time, though the backend
+		 * answers.
+		 */
 		OVERLOADED,
 
 		/** The backend answered an error: out of memory, read-only, loading, busy... */

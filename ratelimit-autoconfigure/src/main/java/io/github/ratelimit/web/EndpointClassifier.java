@@ -16,11 +16,12 @@ import org.springframework.web.util.pattern.PathPattern;
 import io.github.ratelimit.policy.Classification;
 
 /**
- * Step two of the pipeline: which endpoint group a request is in and what it costs. Exclusions come
- * first, then {@code @RateLimited} handlers (most specific pattern first), then the configured groups in
- * order; anything else is in the {@code default} group at cost 1. Patterns are compiled once; matching
- * uses the same decoded {@link PathContainer} the web framework routes with, so an encoded path cannot
- * slip into another group.
+ * Step two of the pipeline: which endpoint group a request is in and what it costs.
+ * Exclusions come first, then {@code @RateLimited} handlers (most specific pattern
+ * first), then the configured groups in order; anything else is in the {@code default}
+ * group at cost 1. Patterns are compiled once; matching uses the same decoded
+ * {@link PathContainer} the web framework routes with, so an encoded path cannot slip
+ * into another group.
  */
 public final class EndpointClassifier {
 
@@ -37,8 +38,8 @@ public final class EndpointClassifier {
 	 * Creates a classifier.
 	 * @param exclusions rules of paths that are never limited
 	 * @param groups the configured groups' rules, in configuration order
-	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on first use (handler
-	 * mappings are ready only after startup)
+	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on
+	 * first use (handler mappings are ready only after startup)
 	 */
 	public EndpointClassifier(List<EndpointRule> exclusions, List<EndpointRule> groups,
 			Supplier<List<EndpointRule>> annotated) {
@@ -49,9 +50,10 @@ public final class EndpointClassifier {
 	 * Creates a classifier.
 	 * @param exclusions rules of paths that are never limited
 	 * @param groups the configured groups' rules, in configuration order
-	 * @param groupCosts the cost of every configured group, those without paths (only named by handlers and
-	 * routes) included
-	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on first use
+	 * @param groupCosts the cost of every configured group, those without paths (only
+	 * named by handlers and routes) included
+	 * @param annotated the rules of {@code @RateLimited} handlers, asked for once on
+	 * first use
 	 */
 	public EndpointClassifier(List<EndpointRule> exclusions, List<EndpointRule> groups, Map<String, Long> groupCosts,
 			Supplier<List<EndpointRule>> annotated) {
@@ -66,8 +68,9 @@ public final class EndpointClassifier {
 	}
 
 	/**
-	 * Whether a handler's own limit counts only some responses ({@code @RateLimited(count = ...)}): the gate
-	 * before authentication decides such limits.
+	 * Whether a handler's own limit counts only some responses
+	 * ({@code @RateLimited(count = ...)}): the gate before authentication decides such
+	 * limits.
 	 */
 	public boolean countsByOutcome() {
 		for (EndpointRule rule : this.annotated.get()) {
@@ -79,8 +82,9 @@ public final class EndpointClassifier {
 	}
 
 	/**
-	 * What the {@code @RateLimited} handlers and route attributes set, one line each, for the startup log
-	 * ({@code GET /api/reports/{id}: group reports, cost 5, own limit 60/1h}).
+	 * What the {@code @RateLimited} handlers and route attributes set, one line each, for
+	 * the startup log ({@code GET /api/reports/{id}: group reports, cost 5, own limit
+	 * 60/1h}).
 	 */
 	public List<String> describeAnnotated() {
 		List<String> lines = new ArrayList<>();
@@ -108,8 +112,9 @@ public final class EndpointClassifier {
 	}
 
 	/**
-	 * The groups that {@code @RateLimited} handlers and route attributes name, each with a pattern that
-	 * names it (for error messages). Asks for the rules as {@link #prepare()} does.
+	 * The groups that {@code @RateLimited} handlers and route attributes name, each with
+	 * a pattern that names it (for error messages). Asks for the rules as
+	 * {@link #prepare()} does.
 	 */
 	public Map<String, String> annotatedGroups() {
 		Map<String, String> named = new LinkedHashMap<>();
@@ -121,7 +126,10 @@ public final class EndpointClassifier {
 		return named;
 	}
 
-	/** The rules of {@code @RateLimited} handlers and route attributes (asks for them as {@link #prepare()} does). */
+	/**
+	 * The rules of {@code @RateLimited} handlers and route attributes (asks for them as
+	 * {@link #prepare()} does).
+	 */
 	public List<EndpointRule> annotatedRules() {
 		return this.annotated.get();
 	}
@@ -132,10 +140,11 @@ public final class EndpointClassifier {
 	}
 
 	/**
-	 * Asks for the rules of annotated handlers and routes now rather than on the first request. Call it once
-	 * the handler mappings and router functions are ready (after every singleton exists): the first requests
-	 * then neither pay for the search nor wait on each other for it (a wait that would block an event loop),
-	 * and an invalid route attribute stops the start.
+	 * Asks for the rules of annotated handlers and routes now rather than on the first
+	 * request. Call it once the handler mappings and router functions are ready (after
+	 * every singleton exists): the first requests then neither pay for the search nor
+	 * wait on each other for it (a wait that would block an event loop), and an invalid
+	 * route attribute stops the start.
 	 */
 	public void prepare() {
 		this.annotated.get();
@@ -162,7 +171,8 @@ public final class EndpointClassifier {
 		if (annotation != null) {
 			if (annotation.group() != null) {
 				group = annotation.group();
-				// a group named by annotation keeps its configured cost when the annotation sets none
+				// a group named by annotation keeps its configured cost when the
+				// annotation sets none
 				cost = this.groupCosts.getOrDefault(annotation.group(), 1L);
 			}
 			if (annotation.cost() > 0) {

@@ -9,17 +9,19 @@ import org.springframework.web.util.pattern.PathPattern;
 import io.github.ratelimit.policy.InlineLimit;
 
 /**
- * One classification rule: requests whose path and method match go to a group at a cost, or are exempt.
+ * One classification rule: requests whose path and method match go to a group at a cost,
+ * or are exempt.
  *
  * @param pattern the compiled path pattern
  * @param methods upper-case HTTP methods; empty for any
- * @param group the group, or {@code null} to keep the group matched by the configured groups
+ * @param group the group, or {@code null} to keep the group matched by the configured
+ * groups
  * @param cost the cost, or 0 to keep the group's cost
  * @param exempt whether matching requests are never limited
  * @param inline the handler's own limit, or {@code null}
  */
-public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost,
-		boolean exempt, @Nullable InlineLimit inline) {
+public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt,
+		@Nullable InlineLimit inline) {
 
 	public EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt) {
 		this(pattern, methods, group, cost, exempt, null);
@@ -29,7 +31,8 @@ public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable S
 		return matchesMethod(method) && this.pattern.matches(path);
 	}
 
-	// Spring MVC and WebFlux serve HEAD with the GET handler: a HEAD is limited as the GET it runs as
+	// Spring MVC and WebFlux serve HEAD with the GET handler: a HEAD is limited as the
+	// GET it runs as
 	private boolean matchesMethod(String method) {
 		return this.methods.isEmpty() || this.methods.contains(method)
 				|| ("HEAD".equals(method) && this.methods.contains("GET"));

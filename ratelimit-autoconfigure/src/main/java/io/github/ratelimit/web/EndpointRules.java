@@ -23,7 +23,8 @@ import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.LimitParser;
 
 /**
- * Builds {@link EndpointRule}s from configuration and from {@code @RateLimited}, validating as it goes.
+ * Builds {@link EndpointRule}s from configuration and from {@code @RateLimited},
+ * validating as it goes.
  */
 public final class EndpointRules {
 
@@ -39,7 +40,8 @@ public final class EndpointRules {
 	 * @param paths its path patterns
 	 * @param methods its methods (empty for any)
 	 * @param cost its cost
-	 * @return one rule per pattern; none for a group that only {@code @RateLimited} handlers and routes name
+	 * @return one rule per pattern; none for a group that only {@code @RateLimited}
+	 * handlers and routes name
 	 * @throws InvalidRateLimitConfigurationException naming the invalid property
 	 */
 	public static List<EndpointRule> group(String property, String group, List<String> paths, List<String> methods,
@@ -48,7 +50,8 @@ public final class EndpointRules {
 			throw new InvalidRateLimitConfigurationException(property + ".cost", cost, "a cost must be at least 1",
 					"10");
 		}
-		// a group without paths takes only the handlers and routes that name it (checked at startup)
+		// a group without paths takes only the handlers and routes that name it (checked
+		// at startup)
 		Set<String> methodSet = methods(property + ".methods", methods);
 		List<EndpointRule> rules = new ArrayList<>();
 		for (int i = 0; i < paths.size(); i++) {
@@ -69,12 +72,13 @@ public final class EndpointRules {
 	}
 
 	/**
-	 * The rules of a handler method of a request mapping, from its {@code @RateLimited} (the method's wins
-	 * over its class's); used by both web stacks.
+	 * The rules of a handler method of a request mapping, from its {@code @RateLimited}
+	 * (the method's wins over its class's); used by both web stacks.
 	 * @param handler the handler method
 	 * @param methods the methods it is mapped to (empty for any)
 	 * @param patterns the path patterns it is mapped to
-	 * @return one rule per pattern, or none when neither the method nor its class is annotated
+	 * @return one rule per pattern, or none when neither the method nor its class is
+	 * annotated
 	 */
 	public static List<EndpointRule> annotated(HandlerMethod handler, Set<RequestMethod> methods,
 			Collection<PathPattern> patterns) {
@@ -95,9 +99,12 @@ public final class EndpointRules {
 	}
 
 	/**
-	 * The rule of a {@code @RateLimited} handler mapped to {@code pattern} and {@code methods}.
-	 * @param handler a readable id of the handler ({@code ExportController.export}), naming its own limit
-	 * @throws InvalidRateLimitConfigurationException when the annotation's limit is malformed
+	 * The rule of a {@code @RateLimited} handler mapped to {@code pattern} and
+	 * {@code methods}.
+	 * @param handler a readable id of the handler ({@code ExportController.export}),
+	 * naming its own limit
+	 * @throws InvalidRateLimitConfigurationException when the annotation's limit is
+	 * malformed
 	 */
 	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation,
 			String handler) {
@@ -128,7 +135,8 @@ public final class EndpointRules {
 		}
 		long cost = Math.max(0, annotation.cost());
 		if (inline != null && !inline.limit().blocked() && cost > inline.limit().maxCost()) {
-			// every request would be answered 403: a mistake to report at startup, not on each request
+			// every request would be answered 403: a mistake to report at startup, not on
+			// each request
 			throw new InvalidRateLimitConfigurationException("@RateLimited(cost) of " + handler, cost,
 					"a request would cost more than the " + inline.limit().maxCost() + " tokens that its own limit ("
 							+ inline.limit().spec() + ") can ever hold; lower the cost or raise the limit",
@@ -137,7 +145,10 @@ public final class EndpointRules {
 		return new EndpointRule(pattern, methods, group, cost, annotation.exempt(), inline);
 	}
 
-	/** Parses a pattern of a handler mapping (never fails: those patterns were accepted by the framework). */
+	/**
+	 * Parses a pattern of a handler mapping (never fails: those patterns were accepted by
+	 * the framework).
+	 */
 	public static PathPattern parse(String pattern) {
 		return parser.parse(parser.initFullPathPattern(pattern));
 	}
@@ -156,7 +167,8 @@ public final class EndpointRules {
 		for (String method : methods) {
 			String upper = method.trim().toUpperCase(Locale.ROOT);
 			if (upper.isEmpty() || !List.of(HttpMethod.values()).contains(HttpMethod.valueOf(upper))) {
-				throw new InvalidRateLimitConfigurationException(property, method, "unknown HTTP method", "[GET, POST]");
+				throw new InvalidRateLimitConfigurationException(property, method, "unknown HTTP method",
+						"[GET, POST]");
 			}
 			set.add(upper);
 		}

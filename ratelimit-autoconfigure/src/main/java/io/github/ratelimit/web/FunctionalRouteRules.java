@@ -16,21 +16,25 @@ import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.web.RouteConditions.Alternative;
 
 /**
- * Collects the {@link EndpointRule}s of functional routes that carry rate-limit attributes
- * ({@link RateLimited#GROUP_ATTRIBUTE}, {@link RateLimited#COST_ATTRIBUTE}, {@link RateLimited#EXEMPT_ATTRIBUTE}),
- * from the events of a {@code RouterFunctions.Visitor} walk (WebFlux and WebMvc.fn have one each, of the same
+ * Collects the {@link EndpointRule}s of functional routes that carry rate-limit
+ * attributes ({@link RateLimited#GROUP_ATTRIBUTE}, {@link RateLimited#COST_ATTRIBUTE},
+ * {@link RateLimited#EXEMPT_ATTRIBUTE}), from the events of a
+ * {@code RouterFunctions.Visitor} walk (WebFlux and WebMvc.fn have one each, of the same
  * shape; their adapters forward here).
  * <p>
- * Attributes apply to the route or nested block visited right after them, which is what the builder's
- * {@code withAttribute} produces; the attributes of a nested block apply to every route in it, and a route's
- * own attributes win. (An attribute put on a composed router function, {@code a.and(b).withAttribute(..)},
- * reaches only its first route: the visitor does not tell where the composition ends.) Nested paths are
- * joined as the router joins them: {@code path("/api", b -> b.GET("/export", h))} is {@code /api/export}.
+ * Attributes apply to the route or nested block visited right after them, which is what
+ * the builder's {@code withAttribute} produces; the attributes of a nested block apply to
+ * every route in it, and a route's own attributes win. (An attribute put on a composed
+ * router function, {@code a.and(b).withAttribute(..)}, reaches only its first route: the
+ * visitor does not tell where the composition ends.) Nested paths are joined as the
+ * router joins them: {@code path("/api", b -> b.GET("/export", h))} is
+ * {@code /api/export}.
  * <p>
- * Invalid attribute values, and attributes on a route whose predicate cannot be written as path patterns
- * (a negated path), fail with an {@link IllegalArgumentException} that names the route: this runs at
- * startup, so the application does not start with a limit it cannot apply. Routes without rate-limit
- * attributes are left alone, whatever their predicate.
+ * Invalid attribute values, and attributes on a route whose predicate cannot be written
+ * as path patterns (a negated path), fail with an {@link IllegalArgumentException} that
+ * names the route: this runs at startup, so the application does not start with a limit
+ * it cannot apply. Routes without rate-limit attributes are left alone, whatever their
+ * predicate.
  * <p>
  * One instance per walk; not thread-safe.
  */
@@ -86,8 +90,8 @@ public final class FunctionalRouteRules {
 	 * A route.
 	 * @param predicate the route's request predicate, walked
 	 * @param description the route, for messages (its predicate's {@code toString()})
-	 * @throws IllegalArgumentException when the route's rate-limit attributes are invalid or its predicate
-	 * cannot be written as path patterns
+	 * @throws IllegalArgumentException when the route's rate-limit attributes are invalid
+	 * or its predicate cannot be written as path patterns
 	 */
 	public void route(RouteConditions predicate, String description) {
 		Scope scope = this.scopes.element();
@@ -118,7 +122,10 @@ public final class FunctionalRouteRules {
 		}
 	}
 
-	/** Anything else the walk visits (resources, custom router functions): its attributes are not ours. */
+	/**
+	 * Anything else the walk visits (resources, custom router functions): its attributes
+	 * are not ours.
+	 */
 	public void skip() {
 		this.pending.clear();
 	}
@@ -138,7 +145,10 @@ public final class FunctionalRouteRules {
 		return merged;
 	}
 
-	/** The prefix of a nested block inside {@code outer}: a nest without a path leaves the path alone. */
+	/**
+	 * The prefix of a nested block inside {@code outer}: a nest without a path leaves the
+	 * path alone.
+	 */
 	private static @Nullable String join(@Nullable String outer, @Nullable String nested) {
 		if (outer == null || nested == null) {
 			return (outer != null) ? outer : nested;
@@ -146,7 +156,10 @@ public final class FunctionalRouteRules {
 		return concat(outer, nested);
 	}
 
-	/** The full pattern of a route: a nested route without a path matches whatever follows the prefix. */
+	/**
+	 * The full pattern of a route: a nested route without a path matches whatever follows
+	 * the prefix.
+	 */
 	private static String routePattern(@Nullable String prefix, @Nullable String route) {
 		if (route != null) {
 			return (prefix != null) ? concat(prefix, route) : route;
@@ -218,15 +231,15 @@ public final class FunctionalRouteRules {
 
 	private static IllegalArgumentException invalid(String attribute, Object value, String description,
 			String expected) {
-		return new IllegalArgumentException("Route attribute '" + attribute + "' of route " + description
-				+ " must be " + expected + ", not '" + value + "'. For example: " + EXAMPLE);
+		return new IllegalArgumentException("Route attribute '" + attribute + "' of route " + description + " must be "
+				+ expected + ", not '" + value + "'. For example: " + EXAMPLE);
 	}
 
 	/**
 	 * What a nested block's routes are inside of.
 	 *
-	 * @param prefixes the alternatives of the enclosing nests' predicates joined, or {@code null} when one of
-	 * them cannot be written as path patterns
+	 * @param prefixes the alternatives of the enclosing nests' predicates joined, or
+	 * {@code null} when one of them cannot be written as path patterns
 	 * @param attributes the enclosing blocks' attributes
 	 */
 	private record Scope(@Nullable List<Alternative> prefixes, Map<String, Object> attributes) {

@@ -9,9 +9,10 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.PolicyState;
 
 /**
- * One request decided in two parts, its client address's outcome-counted limits by the gate before
- * authentication and the rest by the filter after it, shown to the client as one decision: the rate-limit
- * headers name every limit and the one closest to exhaustion, as a request decided whole does.
+ * One request decided in two parts, its client address's outcome-counted limits by the
+ * gate before authentication and the rest by the filter after it, shown to the client as
+ * one decision: the rate-limit headers name every limit and the one closest to
+ * exhaustion, as a request decided whole does.
  */
 public final class GateDecisions {
 
@@ -34,8 +35,8 @@ public final class GateDecisions {
 		List<Decision.Warning> warnings = new ArrayList<>(gate.warnings());
 		warnings.addAll(after.warnings());
 		PolicyState binding = after.binding();
-		if (after.outcome().admits() && (binding == null
-				|| (gate.binding() != null && gate.binding().remaining() < binding.remaining()))) {
+		if (after.outcome().admits()
+				&& (binding == null || (gate.binding() != null && gate.binding().remaining() < binding.remaining()))) {
 			binding = gate.binding();
 		}
 		return new Decision(after.outcome().admits() ? gate.outcome() : after.outcome(), after.identity(),

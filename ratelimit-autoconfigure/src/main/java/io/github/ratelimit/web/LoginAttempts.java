@@ -15,14 +15,15 @@ import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.LoginAccountResolver;
 
 /**
- * Which requests are login attempts, for both web stacks: a request that presents credentials in an
- * {@code Authorization} header (HTTP Basic names the account; a bearer token names none), a POST to the
- * form login's path, or a request to one of the configured login paths. The account comes from a
- * {@link LoginAccountResolver} when one names it, else from HTTP Basic, else from the form's user name
- * parameter.
+ * Which requests are login attempts, for both web stacks: a request that presents
+ * credentials in an {@code Authorization} header (HTTP Basic names the account; a bearer
+ * token names none), a POST to the form login's path, or a request to one of the
+ * configured login paths. The account comes from a {@link LoginAccountResolver} when one
+ * names it, else from HTTP Basic, else from the form's user name parameter.
  * <p>
- * A form login answers a failure with a redirect, not a 401: {@link #outcome} reads a redirect to the form's
- * failure URL as a 401, so that failed form logins count like failed HTTP Basic ones.
+ * A form login answers a failure with a redirect, not a 401: {@link #outcome} reads a
+ * redirect to the form's failure URL as a 401, so that failed form logins count like
+ * failed HTTP Basic ones.
  */
 public final class LoginAttempts {
 
@@ -63,7 +64,10 @@ public final class LoginAttempts {
 		return "POST".equals(method) && this.formPath.matches(path);
 	}
 
-	/** Whether a request's form parameters may name the account: a form login or a configured login path. */
+	/**
+	 * Whether a request's form parameters may name the account: a form login or a
+	 * configured login path.
+	 */
 	public boolean readsForm(String method, PathContainer path) {
 		return isFormLogin(method, path) || matchesPath(path);
 	}
@@ -77,8 +81,8 @@ public final class LoginAttempts {
 	 * The attempt a request makes.
 	 * @param request the request
 	 * @param path its path within the application
-	 * @param formParameter reads a form parameter of the request (asked only when {@link #readsForm}), giving
-	 * {@code null} when absent
+	 * @param formParameter reads a form parameter of the request (asked only when
+	 * {@link #readsForm}), giving {@code null} when absent
 	 * @return the attempt, or {@code null} when the request presents no credentials
 	 */
 	public @Nullable LoginAttempt attempt(ClientRequest request, PathContainer path,
@@ -99,8 +103,8 @@ public final class LoginAttempts {
 	}
 
 	/**
-	 * The final status an attempt counts as: its own, except a form login's redirect to the failure URL,
-	 * which counts as {@value #FORM_FAILURE_STATUS}.
+	 * The final status an attempt counts as: its own, except a form login's redirect to
+	 * the failure URL, which counts as {@value #FORM_FAILURE_STATUS}.
 	 * @param formLogin whether the attempt was a form login
 	 * @param status the response's status
 	 * @param location the response's {@code Location} header, or {@code null}
@@ -151,13 +155,17 @@ public final class LoginAttempts {
 		return false;
 	}
 
-	/** The user name of HTTP Basic credentials, or {@code null} for another scheme or a malformed header. */
+	/**
+	 * The user name of HTTP Basic credentials, or {@code null} for another scheme or a
+	 * malformed header.
+	 */
 	static @Nullable String basicUser(String authorization) {
 		if (authorization.length() < 6 || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
 			return null;
 		}
 		String encoded = authorization.substring(6).strip();
-		// credentials longer than this are nobody's: do not decode megabytes before authentication
+		// credentials longer than this are nobody's: do not decode megabytes before
+		// authentication
 		if (encoded.isEmpty() || encoded.length() > 4096) {
 			return null;
 		}

@@ -8,25 +8,30 @@ import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 
 /**
- * What one request holds from its decision until its response is done, for both web adapters: they
- * report the decision, the end of its wait and the end of the response with its final status, and this
- * gives back the waiting slot, the concurrency permits and the tokens of limits that do not count that
- * status exactly once, whichever way the request ends.
+ * What one request holds from its decision until its response is done, for both web
+ * adapters: they report the decision, the end of its wait and the end of the response
+ * with its final status, and this gives back the waiting slot, the concurrency permits
+ * and the tokens of limits that do not count that status exactly once, whichever way the
+ * request ends.
  * <p>
- * The end may come first: a reactive request cancelled while its store decides gets its decision
- * afterwards, and that decision is given back as soon as it arrives. One instance per request;
- * thread-safe, and every method may be called any number of times.
+ * The end may come first: a reactive request cancelled while its store decides gets its
+ * decision afterwards, and that decision is given back as soon as it arrives. One
+ * instance per request; thread-safe, and every method may be called any number of times.
  */
 public final class RequestLifecycle {
 
 	private static final Object ENDED = new Object();
 
-	/** {@code null} until decided, then the decision's {@link Completion}, then {@link #ENDED}. */
+	/**
+	 * {@code null} until decided, then the decision's {@link Completion}, then
+	 * {@link #ENDED}.
+	 */
 	private final AtomicReference<@Nullable Object> state = new AtomicReference<>();
 
 	/**
-	 * The limiter decided: the request now holds what the decision's {@link Decision#completion()
-	 * completion} gives back. After {@link #end()}, gives it back at once.
+	 * The limiter decided: the request now holds what the decision's
+	 * {@link Decision#completion() completion} gives back. After {@link #end()}, gives it
+	 * back at once.
 	 * @param decision the decision
 	 */
 	public void decided(Decision decision) {
@@ -35,7 +40,8 @@ public final class RequestLifecycle {
 			return;
 		}
 		if (this.state.get() != completion) {
-			// the response ended before the decision came: the request never ran, nothing will end it again
+			// the response ended before the decision came: the request never ran, nothing
+			// will end it again
 			completion.responseDone(Completion.NOT_RUN);
 		}
 	}
@@ -48,19 +54,21 @@ public final class RequestLifecycle {
 	}
 
 	/**
-	 * The response is done and its final status is not known (timed out, aborted, cancelled): gives back
-	 * everything it holds, now and when a decision still arrives; limits that count only some responses
-	 * keep counting it.
+	 * The response is done and its final status is not known (timed out, aborted,
+	 * cancelled): gives back everything it holds, now and when a decision still arrives;
+	 * limits that count only some responses keep counting it.
 	 */
 	public void end() {
 		end(Completion.UNKNOWN);
 	}
 
 	/**
-	 * The response is done, or the request will not go on: gives back everything it holds, now and when a
-	 * decision still arrives, and the tokens of limits that do not count the status.
-	 * @param status the response's final HTTP status; {@link Completion#UNKNOWN} when it is not known,
-	 * {@link Completion#NOT_RUN} when the request did not reach the application
+	 * The response is done, or the request will not go on: gives back everything it
+	 * holds, now and when a decision still arrives, and the tokens of limits that do not
+	 * count the status.
+	 * @param status the response's final HTTP status; {@link Completion#UNKNOWN} when it
+	 * is not known, {@link Completion#NOT_RUN} when the request did not reach the
+	 * application
 	 */
 	public void end(int status) {
 		if (this.state.getAndSet(ENDED) instanceof Completion completion) {
@@ -69,8 +77,8 @@ public final class RequestLifecycle {
 	}
 
 	/**
-	 * Whether the decision took tokens its final status may give back: only then is the status worth
-	 * reading when the response is done.
+	 * Whether the decision took tokens its final status may give back: only then is the
+	 * status worth reading when the response is done.
 	 */
 	public boolean countsByOutcome() {
 		return this.state.get() instanceof Completion completion && completion.countsByOutcome();

@@ -11,15 +11,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpMethod;
 
 /**
- * The path patterns and methods a functional route's request predicate matches, built from the events of a
- * {@code RequestPredicates.Visitor} walk (WebFlux and WebMvc.fn have one each, of the same shape; their
- * adapters forward here). The result is a list of {@link Alternative}s: the predicate matches a request
- * when one of them does.
+ * The path patterns and methods a functional route's request predicate matches, built
+ * from the events of a {@code RequestPredicates.Visitor} walk (WebFlux and WebMvc.fn have
+ * one each, of the same shape; their adapters forward here). The result is a list of
+ * {@link Alternative}s: the predicate matches a request when one of them does.
  * <p>
- * As for annotated handlers, conditions other than path and method (headers, query parameters, API
- * versions, custom predicates) are not considered: they match anything here. A negated path, or two paths
- * that must both match, cannot be written as path patterns: the predicate is then not
- * {@linkplain #alternatives() expressible}.
+ * As for annotated handlers, conditions other than path and method (headers, query
+ * parameters, API versions, custom predicates) are not considered: they match anything
+ * here. A negated path, or two paths that must both match, cannot be written as path
+ * patterns: the predicate is then not {@linkplain #alternatives() expressible}.
  * <p>
  * One instance per predicate; not thread-safe. Used at startup only.
  */
@@ -40,7 +40,10 @@ public final class RouteConditions {
 		this.operands.push(Operand.of(new Alternative(pattern, null)));
 	}
 
-	/** Any other condition (header, query parameter, version, custom): not considered, it matches anything. */
+	/**
+	 * Any other condition (header, query parameter, version, custom): not considered, it
+	 * matches anything.
+	 */
 	public void other() {
 		this.operands.push(Operand.of(Alternative.ANY));
 	}
@@ -96,7 +99,8 @@ public final class RouteConditions {
 				return;
 			}
 			if (alternative.methods() == null) {
-				// not(something we do not consider): we cannot tell, so it matches anything, like the condition
+				// not(something we do not consider): we cannot tell, so it matches
+				// anything, like the condition
 				this.operands.push(Operand.of(Alternative.ANY));
 				return;
 			}
@@ -109,8 +113,8 @@ public final class RouteConditions {
 
 	/**
 	 * The alternatives the walked predicate matches.
-	 * @return the alternatives (empty when it matches nothing), or {@code null} when the predicate cannot be
-	 * written as path patterns and methods
+	 * @return the alternatives (empty when it matches nothing), or {@code null} when the
+	 * predicate cannot be written as path patterns and methods
 	 */
 	public @Nullable List<Alternative> alternatives() {
 		if (this.operands.size() != 1) {

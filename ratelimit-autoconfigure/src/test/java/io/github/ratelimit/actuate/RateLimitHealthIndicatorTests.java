@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The store's health: up while Redis decides, degraded (never down) while requests get the failure mode.
+ * The store's health: up while Redis decides, degraded (never down) while requests get
+ * the failure mode.
  */
 class RateLimitHealthIndicatorTests {
 
@@ -91,7 +92,8 @@ class RateLimitHealthIndicatorTests {
 		RateLimitHealthIndicator indicator = new RateLimitHealthIndicator(store, FailureMode.LOCAL, failures);
 		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 
-		// a silence too short to open the breaker still got requests the failure mode: not healthy
+		// a silence too short to open the breaker still got requests the failure mode:
+		// not healthy
 		failures.record(StoreUnavailableException.Kind.TIMEOUT, "Redis answered nothing for 1000 ms");
 		Health degraded = indicator.health();
 		assertThat(degraded.getStatus().getCode()).isEqualTo(RateLimitHealthIndicator.DEGRADED);
@@ -136,7 +138,8 @@ class RateLimitHealthIndicatorTests {
 	@Test
 	void theMemoryStoreIsUp() {
 		Health health = new RateLimitHealthIndicator(new InMemoryRateLimitStore(100, TimeMeter.SYSTEM_NANOTIME),
-				FailureMode.OPEN).health();
+				FailureMode.OPEN)
+			.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("store", "InMemoryRateLimitStore");
 	}

@@ -9,8 +9,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layering the README describes, kept true by the build: a core with no web or Spring types, the
- * adapters and storage implementations on top, and no package that needs one that needs it back.
+ * The layering the README describes, kept true by the build: a core with no web or Spring
+ * types, the adapters and storage implementations on top, and no package that needs one
+ * that needs it back.
  */
 class ArchitectureTests {
 

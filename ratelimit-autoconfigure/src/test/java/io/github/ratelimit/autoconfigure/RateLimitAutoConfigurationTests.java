@@ -188,7 +188,8 @@ class RateLimitAutoConfigurationTests {
 			assertThat(gate.getOrder()).isEqualTo(RateLimitFilterOrder.GATE).isLessThan(-100);
 		});
 		this.servlet.withPropertyValues("ratelimit.filter.gate-order=-200")
-			.run((context) -> assertThat(context.getBean("rateLimitGateFilter", FilterRegistrationBean.class).getOrder())
+			.run((context) -> assertThat(
+					context.getBean("rateLimitGateFilter", FilterRegistrationBean.class).getOrder())
 				.isEqualTo(-200));
 	}
 
@@ -217,7 +218,8 @@ class RateLimitAutoConfigurationTests {
 	void registersTheGateWebFilterBeforeSpringSecuritysWebFilterChainProxy() {
 		this.reactive.run((context) -> assertThat(context.getBean(ReactiveRateLimitGateFilter.class).getOrder())
 			.isEqualTo(RateLimitFilterOrder.GATE)
-			// WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER (package-private) is -100
+			// WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER
+			// (package-private) is -100
 			.isLessThan(-100)
 			.isLessThan(context.getBean(ReactiveRateLimitFilter.class).getOrder()));
 	}
@@ -234,12 +236,13 @@ class RateLimitAutoConfigurationTests {
 					passed.set(true);
 					return Mono.empty();
 				};
-				MockServerWebExchange denied = MockServerWebExchange.from(MockServerHttpRequest.get("/login")
-					.remoteAddress(new InetSocketAddress("203.0.113.7", 40000)));
+				MockServerWebExchange denied = MockServerWebExchange.from(
+						MockServerHttpRequest.get("/login").remoteAddress(new InetSocketAddress("203.0.113.7", 40000)));
 				gate.filter(denied, chain).block(Duration.ofSeconds(5));
 				assertThat(passed).isFalse();
 				assertThat(denied.getResponse().getStatusCode().value()).isEqualTo(403);
-				assertThat(denied.getResponse().getBodyAsString().block(Duration.ofSeconds(5))).contains("access_denied");
+				assertThat(denied.getResponse().getBodyAsString().block(Duration.ofSeconds(5)))
+					.contains("access_denied");
 				MockServerWebExchange other = MockServerWebExchange.from(MockServerHttpRequest.get("/login")
 					.remoteAddress(new InetSocketAddress("198.51.100.7", 40000)));
 				gate.filter(other, chain).block(Duration.ofSeconds(5));
@@ -302,8 +305,9 @@ class RateLimitAutoConfigurationTests {
 
 	@Test
 	void malformedLimitStopsTheStartNamingThePropertyAndAValidValue() {
-		this.servlet.withPropertyValues("ratelimit.groups.auth.paths=/v1/auth/**",
-				"ratelimit.tiers.anonymous.ip.auth=50 per minute")
+		this.servlet
+			.withPropertyValues("ratelimit.groups.auth.paths=/v1/auth/**",
+					"ratelimit.tiers.anonymous.ip.auth=50 per minute")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				// Boot's binder meets it first: it knows where the value was set
@@ -391,8 +395,8 @@ class RateLimitAutoConfigurationTests {
 		FilterRegistrationBean<RateLimitGateFilter> customGate(AddressGate gate, EndpointClassifier classifier,
 				RateLimitHeaders headers) {
 			FilterRegistrationBean<RateLimitGateFilter> registration = new FilterRegistrationBean<>(
-					new RateLimitGateFilter(gate, classifier, List.of(), headers,
-							new ProblemDetailsBodyWriter(), DecisionListener.NONE));
+					new RateLimitGateFilter(gate, classifier, List.of(), headers, new ProblemDetailsBodyWriter(),
+							DecisionListener.NONE));
 			registration.setEnabled(false);
 			return registration;
 		}
@@ -426,6 +430,5 @@ class RateLimitAutoConfigurationTests {
 		}
 
 	}
-
 
 }

@@ -22,10 +22,10 @@ import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code ratelimit.login-protection}: off unless enabled; once enabled, the limiter counts failed logins
- * per address and per account with the documented defaults, an application's
- * {@link LoginAccountResolver} names accounts, and a bad value stops the start naming the property and a
- * valid value.
+ * {@code ratelimit.login-protection}: off unless enabled; once enabled, the limiter
+ * counts failed logins per address and per account with the documented defaults, an
+ * application's {@link LoginAccountResolver} names accounts, and a bad value stops the
+ * start naming the property and a valid value.
  */
 class RateLimitLoginProtectionAutoConfigurationTests {
 
@@ -74,7 +74,8 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 			assertThat(protection.isFailure(401)).isTrue();
 			assertThat(protection.isFailure(200)).isFalse();
 			assertThat(protection.isFailure(403)).isFalse();
-			// an address refused 3 times in 10 minutes is banned for 15 minutes, doubling up to a day
+			// an address refused 3 times in 10 minutes is banned for 15 minutes, doubling
+			// up to a day
 			assertThat(protection.bans().refusals()).isEqualTo(3);
 			assertThat(protection.bans().window()).isEqualTo(Duration.ofMinutes(10));
 			assertThat(protection.bans().duration()).isEqualTo(Duration.ofMinutes(15));
@@ -93,8 +94,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 		this.enabled
 			.withPropertyValues("ratelimit.login-protection.per-address=5/1m",
 					"ratelimit.login-protection.per-account=50/1h", "ratelimit.login-protection.count=auth-failures",
-					"ratelimit.login-protection.paths=/api/login",
-					"ratelimit.login-protection.form-login.path=/signin",
+					"ratelimit.login-protection.paths=/api/login", "ratelimit.login-protection.form-login.path=/signin",
 					"ratelimit.login-protection.form-login.username-parameter=email",
 					"ratelimit.login-protection.form-login.failure-url=/signin?failed")
 			.run((context) -> {
@@ -109,7 +109,8 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 				assertThat(attempts.usernameParameter()).isEqualTo("email");
 				assertThat(attempts.outcome(true, 302, "/signin?failed")).isEqualTo(401);
 				assertThat(attempts.attempt(TestRequest.from("203.0.113.7"), PathContainer.parsePath("/api/login"),
-						(name) -> null)).isSameAs(LoginAttempt.ANONYMOUS);
+						(name) -> null))
+					.isSameAs(LoginAttempt.ANONYMOUS);
 			});
 	}
 
@@ -157,8 +158,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 	void aPerAddressBudgetOfZeroStopsTheStart() {
 		// 0 would refuse every login, the successful ones included
 		this.enabled.withPropertyValues("ratelimit.login-protection.per-address=0")
-			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-address", "'0'",
-					"10/1m"));
+			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-address", "'0'", "10/1m"));
 	}
 
 	@Test
@@ -171,8 +171,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 	@Test
 	void anInvalidPerAccountBudgetStopsTheStart() {
 		this.enabled.withPropertyValues("ratelimit.login-protection.per-account=many")
-			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-account", "many",
-					"20/15m"));
+			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-account", "many", "20/15m"));
 	}
 
 	@Test

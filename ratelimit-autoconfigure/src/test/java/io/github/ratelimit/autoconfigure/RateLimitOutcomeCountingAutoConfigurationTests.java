@@ -12,8 +12,8 @@ import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code ratelimit.groups.<group>.count}: what the limits declared for a group count, and the start
- * failures that name a bad value.
+ * {@code ratelimit.groups.<group>.count}: what the limits declared for a group count, and
+ * the start failures that name a bad value.
  */
 class RateLimitOutcomeCountingAutoConfigurationTests {
 

@@ -19,8 +19,8 @@ import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The policy model's properties: quotas and their zone, modes, soft limits, concurrency, waiting; and the
- * start failures that name a bad one.
+ * The policy model's properties: quotas and their zone, modes, soft limits, concurrency,
+ * waiting; and the start failures that name a bad one.
  */
 class RateLimitPolicyModelAutoConfigurationTests {
 
@@ -62,14 +62,15 @@ class RateLimitPolicyModelAutoConfigurationTests {
 
 	@Test
 	void malformedSoftLimitStopsTheStartNamingTheProperty() {
-		this.runner.withPropertyValues("ratelimit.tiers.premium.user.default=100/1m",
-				"ratelimit.tiers.premium.warn-at=120%")
+		this.runner
+			.withPropertyValues("ratelimit.tiers.premium.user.default=100/1m", "ratelimit.tiers.premium.warn-at=120%")
 			.run((context) -> assertStartFailure(context, "ratelimit.tiers.premium.warn-at", "120%", "80%"));
 	}
 
 	@Test
 	void overlongMaxWaitStopsTheStart() {
-		this.runner.withPropertyValues("ratelimit.groups.export.paths=/export/**", "ratelimit.groups.export.max-wait=1m")
+		this.runner
+			.withPropertyValues("ratelimit.groups.export.paths=/export/**", "ratelimit.groups.export.max-wait=1m")
 			.run((context) -> assertStartFailure(context, "ratelimit.groups.export.max-wait", "PT1M", "200ms"));
 	}
 
@@ -89,7 +90,8 @@ class RateLimitPolicyModelAutoConfigurationTests {
 
 	@Test
 	void unknownModeStopsTheStartNamingTheProperty() {
-		this.runner.withPropertyValues("ratelimit.groups.export.paths=/export/**", "ratelimit.groups.export.mode=shadow")
+		this.runner
+			.withPropertyValues("ratelimit.groups.export.paths=/export/**", "ratelimit.groups.export.mode=shadow")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("shadow");
@@ -103,7 +105,8 @@ class RateLimitPolicyModelAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
 					RateLimitRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
-					"ratelimit.storage.redis.strategy=bucket4j", "ratelimit.tiers.premium.org.default=100/1m, 5000/month")
+					"ratelimit.storage.redis.strategy=bucket4j",
+					"ratelimit.tiers.premium.org.default=100/1m, 5000/month")
 			.run((context) -> assertStartFailure(context, "ratelimit.storage.redis.strategy", "bucket4j", "script"));
 	}
 

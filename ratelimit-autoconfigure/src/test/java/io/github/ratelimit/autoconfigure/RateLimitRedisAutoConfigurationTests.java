@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RateLimitRedisAutoConfigurationTests {
 
-	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitRedisAutoConfiguration.class,
-					RateLimitAutoConfiguration.class));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				RateLimitRedisAutoConfiguration.class, RateLimitAutoConfiguration.class));
 
 	@Test
 	void autoPicksRedisWithTheScriptStrategyWhenSpringDataRedisIsConfigured() {
@@ -40,8 +40,9 @@ class RateLimitRedisAutoConfigurationTests {
 
 	@Test
 	void bucket4jStrategyIsSelectable() {
-		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
-				"ratelimit.storage.redis.strategy=bucket4j")
+		this.runner
+			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
+					"ratelimit.storage.redis.strategy=bucket4j")
 			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
 				.isInstanceOf(Bucket4jRedisRateLimitStore.class));
 	}
@@ -68,7 +69,8 @@ class RateLimitRedisAutoConfigurationTests {
 
 	@Test
 	void autoKeepsBucketsInMemoryWhenSpringDataRedisIsOnlyOnTheClasspath() {
-		// Boot would connect to localhost:6379 by default: nothing says the application uses a Redis there
+		// Boot would connect to localhost:6379 by default: nothing says the application
+		// uses a Redis there
 		this.runner.run((context) -> assertThat(context).getBean(RateLimitStore.class)
 			.isInstanceOf(InMemoryRateLimitStore.class));
 	}
@@ -92,14 +94,16 @@ class RateLimitRedisAutoConfigurationTests {
 
 		@Bean
 		LettuceConnectionFactory redisConnectionFactory() {
-			return new LettuceConnectionFactory(LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
+			return new LettuceConnectionFactory(
+					LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
 		}
 
 	}
 
 	@Test
 	void memoryTypeKeepsBucketsInMemoryEvenWithRedis() {
-		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(), "ratelimit.storage.type=memory")
+		this.runner
+			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(), "ratelimit.storage.type=memory")
 			.run((context) -> assertThat(context).getBean(RateLimitStore.class)
 				.isInstanceOf(InMemoryRateLimitStore.class));
 	}
@@ -114,7 +118,8 @@ class RateLimitRedisAutoConfigurationTests {
 	@Test
 	void startsWhileRedisIsDownAndLimitsPerInstanceByDefault() {
 		this.runner
-			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1", "ratelimit.tiers.anonymous.ip.default=1/1m")
+			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1",
+					"ratelimit.tiers.anonymous.ip.default=1/1m")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				RateLimiter limiter = context.getBean(RateLimiter.class);
@@ -124,7 +129,8 @@ class RateLimitRedisAutoConfigurationTests {
 				assertThat(limiter.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1)).outcome())
 					.isEqualTo(Outcome.REJECTED);
 				assertThat(limiter.storeFailures(StoreUnavailableException.Kind.NOT_CONNECTED)
-						+ limiter.storeFailures(StoreUnavailableException.Kind.CIRCUIT_OPEN)).isEqualTo(2);
+						+ limiter.storeFailures(StoreUnavailableException.Kind.CIRCUIT_OPEN))
+					.isEqualTo(2);
 			});
 	}
 
@@ -139,8 +145,8 @@ class RateLimitRedisAutoConfigurationTests {
 	@Test
 	void closedFailureModeAnswersUnavailableWhileRedisIsDown() {
 		this.runner
-			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1", "ratelimit.tiers.anonymous.ip.default=1/1m",
-					"ratelimit.storage.failure-mode=closed")
+			.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:1",
+					"ratelimit.tiers.anonymous.ip.default=1/1m", "ratelimit.storage.failure-mode=closed")
 			.run((context) -> assertThat(context.getBean(RateLimiter.class)
 				.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1))
 				.outcome()).isEqualTo(Outcome.UNAVAILABLE));

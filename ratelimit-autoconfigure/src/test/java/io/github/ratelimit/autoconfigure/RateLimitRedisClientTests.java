@@ -33,15 +33,15 @@ import static org.assertj.core.api.Assertions.assertThatRuntimeException;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * The stores' own Lettuce client reaches the Redis the application configured, without the application's
- * command tracing and with options fit for a request path.
+ * The stores' own Lettuce client reaches the Redis the application configured, without
+ * the application's command tracing and with options fit for a request path.
  */
 class RateLimitRedisClientTests {
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-				LettuceObservationAutoConfiguration.class, RateLimitRedisAutoConfiguration.class,
-				RateLimitAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(DataRedisAutoConfiguration.class, LettuceObservationAutoConfiguration.class,
+						RateLimitRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
 		.withUserConfiguration(Observations.class);
 
 	@Test
@@ -93,9 +93,9 @@ class RateLimitRedisClientTests {
 			.run((context) -> {
 				RedisClusterClient own = (RedisClusterClient) context.getBean(RateLimitRedisClient.class).client();
 				ClusterClientOptions options = (ClusterClientOptions) own.getOptions();
-				assertThat(options.getTopologyRefreshOptions().getAdaptiveRefreshTriggers())
-					.contains(RefreshTrigger.PERSISTENT_RECONNECTS, RefreshTrigger.MOVED_REDIRECT,
-							RefreshTrigger.UNCOVERED_SLOT, RefreshTrigger.UNKNOWN_NODE);
+				assertThat(options.getTopologyRefreshOptions().getAdaptiveRefreshTriggers()).contains(
+						RefreshTrigger.PERSISTENT_RECONNECTS, RefreshTrigger.MOVED_REDIRECT,
+						RefreshTrigger.UNCOVERED_SLOT, RefreshTrigger.UNKNOWN_NODE);
 				assertThat(options.getTopologyRefreshOptions().isPeriodicRefreshEnabled()).isTrue();
 				assertThat(options.getDisconnectedBehavior()).isEqualTo(DisconnectedBehavior.REJECT_COMMANDS);
 				assertThat(own.getResources().tracing().isEnabled()).isFalse();

@@ -20,7 +20,8 @@ import io.github.ratelimit.web.EndpointClassifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Functional routes with rate-limit attributes are found while the application starts, on both stacks.
+ * Functional routes with rate-limit attributes are found while the application starts, on
+ * both stacks.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RateLimitRouteAutoConfigurationTests {
@@ -45,8 +46,7 @@ class RateLimitRouteAutoConfigurationTests {
 
 	@Test
 	void groupNamedOnlyByRoutesTakesItsConfiguredCostAndTierLimits(CapturedOutput output) {
-		this.reactive
-			.withPropertyValues("ratelimit.groups.reports.cost=2", "ratelimit.tiers.gold.user.reports=5/1m")
+		this.reactive.withPropertyValues("ratelimit.groups.reports.cost=2", "ratelimit.tiers.gold.user.reports=5/1m")
 			.withBean(org.springframework.web.reactive.function.server.RouterFunction.class, () -> route("reports"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -71,8 +71,9 @@ class RateLimitRouteAutoConfigurationTests {
 	void groupWithoutPathsThatNothingNamesStopsTheStart() {
 		this.reactive.withPropertyValues("ratelimit.groups.orphan.cost=2").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
-				.getDescription()).contains("ratelimit.groups.orphan.paths");
+			assertThat(
+					new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+				.contains("ratelimit.groups.orphan.paths");
 		});
 	}
 

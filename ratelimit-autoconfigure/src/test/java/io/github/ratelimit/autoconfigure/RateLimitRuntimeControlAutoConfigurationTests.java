@@ -25,9 +25,9 @@ import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runtime control's beans: the control and its store (memory, or Redis beside a Redis rate-limit store),
- * the {@code ratelimits} endpoint only when exposed, and start failures that name a bad access or ban
- * property.
+ * Runtime control's beans: the control and its store (memory, or Redis beside a Redis
+ * rate-limit store), the {@code ratelimits} endpoint only when exposed, and start
+ * failures that name a bad access or ban property.
  */
 class RateLimitRuntimeControlAutoConfigurationTests {
 
@@ -55,8 +55,9 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 	@Test
 	void configuredAccessRulesAreInForce() {
 		this.runner
-			.withPropertyValues("ratelimit.access.allow[0]=203.0.113.0/24", "ratelimit.access.deny[0]=key:"
-					+ "a".repeat(64), "ratelimit.tiers.partner.ip.default=100/1m", "ratelimit.access.allow[1]=user:bot as partner")
+			.withPropertyValues("ratelimit.access.allow[0]=203.0.113.0/24",
+					"ratelimit.access.deny[0]=key:" + "a".repeat(64), "ratelimit.tiers.partner.ip.default=100/1m",
+					"ratelimit.access.allow[1]=user:bot as partner")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(RuntimeControl.class).rules()).extracting(AccessRule::spec)
@@ -72,8 +73,10 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.run((context) -> assertStartFailure(context, "ratelimit.access.allow[0]", "user:bot as gold",
 					"203.0.113.0/24"));
 		this.runner.withPropertyValues("ratelimit.access.deny[0]=key:my-secret-key")
-			.run((context) -> assertThat(assertStartFailure(context, "ratelimit.access.deny[0]", "key:my-secret-key",
-					"169.254.0.0/16").getDescription()).contains("never the key itself"));
+			.run((context) -> assertThat(
+					assertStartFailure(context, "ratelimit.access.deny[0]", "key:my-secret-key", "169.254.0.0/16")
+						.getDescription())
+				.contains("never the key itself"));
 	}
 
 	@Test
@@ -82,8 +85,9 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 			.run((context) -> assertStartFailure(context, "ratelimit.bans.refusals", "-1", "100"));
 		this.runner.withPropertyValues("ratelimit.groups.login.paths=/login", "ratelimit.groups.login.bans.window=0s")
 			.run((context) -> assertStartFailure(context, "ratelimit.groups.login.bans.window", "PT0S", "1m"));
-		this.runner.withPropertyValues("ratelimit.bans.refusals=5", "ratelimit.bans.duration=2h",
-				"ratelimit.bans.max-duration=1h")
+		this.runner
+			.withPropertyValues("ratelimit.bans.refusals=5", "ratelimit.bans.duration=2h",
+					"ratelimit.bans.max-duration=1h")
 			.run((context) -> assertStartFailure(context, "ratelimit.bans.max-duration", "PT1H", "24h"));
 		this.runner.withPropertyValues("ratelimit.control.refresh-interval=1ms")
 			.run((context) -> assertStartFailure(context, "ratelimit.control.refresh-interval", "PT0.001S", "1s"));
@@ -104,9 +108,9 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 		this.runner.withConfiguration(AutoConfigurations.of(RateLimitMetricsAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(RateLimitMetrics.class));
 		this.runner
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-					RateLimitMetricsAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+							SimpleMetricsExportAutoConfiguration.class, RateLimitMetricsAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RateLimitMetrics.class);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -6,8 +6,8 @@ import org.springframework.boot.test.context.assertj.AssertableWebApplicationCon
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a user sees when a property stops the start: the analysis names the property and its value, and
- * shows a valid one.
+ * What a user sees when a property stops the start: the analysis names the property and
+ * its value, and shows a valid one.
  */
 final class StartFailures {
 

@@ -14,9 +14,10 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 17 over real HTTP, on each web stack with buckets in memory: anonymous traffic from one IPv6 /48,
- * every /64 a new client, far past a small address bound, leaves a user's spent budget and an org's
- * monthly quota as they were. Only the address buckets are evicted.
+ * Issue 17 over real HTTP, on each web stack with buckets in memory: anonymous traffic
+ * from one IPv6 /48, every /64 a new client, far past a small address bound, leaves a
+ * user's spent budget and an org's monthly quota as they were. Only the address buckets
+ * are evicted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AddressFloodBehaviourTests {
@@ -67,7 +68,8 @@ abstract class AddressFloodBehaviourTests {
 			assertThat(reply.status()).isEqualTo(200);
 			assertThat(reply.remaining()).as("%s", reply).isEqualTo(20 - i);
 		}
-		// 150 /64s of one /48, each spending its budget as an attacker does: 300 address buckets (the tier's and
+		// 150 /64s of one /48, each spending its budget as an attacker does: 300 address
+		// buckets (the tier's and
 		// the backstop) into 10
 		for (int i = 0; i < 150; i++) {
 			String[] stranger = { "X-Forwarded-For", "2001:db8:f100:" + Integer.toHexString(i) + "::1" };

@@ -22,12 +22,13 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring Security's own refusals count towards a failures-only limit, over real HTTP, the same on each web
- * stack and store: {@code /secure/**} sits behind HTTP Basic with a password encoder that counts its checks,
- * and its group counts failures, {@value #FAILURES} an hour per client address, and bans an address after
- * 3 of its refusals. The gate before
- * authentication decides that limit and settles it with the 401 Security writes, so that past the budget an
- * attempt is refused before its password is checked.
+ * Spring Security's own refusals count towards a failures-only limit, over real HTTP, the
+ * same on each web stack and store: {@code /secure/**} sits behind HTTP Basic with a
+ * password encoder that counts its checks, and its group counts failures,
+ * {@value #FAILURES} an hour per client address, and bans an address after 3 of its
+ * refusals. The gate before authentication decides that limit and settles it with the 401
+ * Security writes, so that past the budget an attempt is refused before its password is
+ * checked.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AuthRefusalBehaviourTests {
@@ -56,7 +57,8 @@ abstract class AuthRefusalBehaviourTests {
 		// the group's refusals ban the address: guessing past the budget ends in a ban
 		properties.put("ratelimit.groups.secure.bans.refusals", "3");
 		properties.put("ratelimit.groups.secure.bans.duration", "1h");
-		// after authentication paula is premium: her own limit, roomy, also counts failures only
+		// after authentication paula is premium: her own limit, roomy, also counts
+		// failures only
 		properties.put("ratelimit.tiers.premium.user.secure", "1000/1h");
 		Class<?> guard = (this.stack == Stack.MVC) ? MvcPasswordGuard.class : WebFluxPasswordGuard.class;
 		this.app = BehaviourApp.start(this.stack, properties, guard).awaitStoreConnected();
@@ -85,7 +87,8 @@ abstract class AuthRefusalBehaviourTests {
 			assertThat(refused.json().get("violated-policies").get(0).asString()).isEqualTo("anonymous-ip-secure");
 		}
 		assertThat(checks() - checks).as("passwords checked").isEqualTo(FAILURES);
-		// the budget is the address's: the right password from another address still works
+		// the budget is the address's: the right password from another address still
+		// works
 		assertThat(secure(nextAddress(), BehaviourUsers.PAULA.password()).status()).isEqualTo(200);
 	}
 
@@ -95,7 +98,8 @@ abstract class AuthRefusalBehaviourTests {
 		int checks = checks();
 		ConcurrentLoad load = ConcurrentLoad.run(100, (i) -> () -> secure(address, "wrong-" + i).status());
 		assertThat(load.statuses()).containsEntry(401, (long) FAILURES);
-		// the rest refused past the budget: 429, or 403 once the third refusal banned the address
+		// the rest refused past the budget: 429, or 403 once the third refusal banned the
+		// address
 		assertThat(load.statuses().getOrDefault(429, 0L) + load.statuses().getOrDefault(403, 0L))
 			.isEqualTo(100L - FAILURES);
 		assertThat(checks() - checks).as("passwords checked").isEqualTo(FAILURES);
@@ -110,7 +114,8 @@ abstract class AuthRefusalBehaviourTests {
 		int checks = checks();
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 		Reply reply = secure(address, "wrong");
-		// a refusal's ban is recorded after its response on Redis: the next attempts may still be refused 429
+		// a refusal's ban is recorded after its response on Redis: the next attempts may
+		// still be refused 429
 		while (reply.status() == 429) {
 			assertThat(System.nanoTime()).as("banned within 10 s").isLessThan(deadline);
 			reply = secure(address, "wrong");
@@ -136,18 +141,21 @@ abstract class AuthRefusalBehaviourTests {
 		assumeThat(this.storage).as("counted on Redis").isNotEqualTo(Storage.MEMORY);
 		String address = nextAddress();
 		String marker = nextAddress();
-		// loads the script, so that the request measured is not the one that finds it missing
+		// loads the script, so that the request measured is not the one that finds it
+		// missing
 		get("/api/hello", nextAddress());
 		try (RedisMonitor monitor = RedisMonitor.start(RedisTestServer.host(), RedisTestServer.port())) {
 			assertThat(get("/api/hello", address).status()).isEqualTo(200);
-			// Redis reports commands in order: once the next request's is seen, the first one's are all in
+			// Redis reports commands in order: once the next request's is seen, the first
+			// one's are all in
 			assertThat(get("/api/hello", marker).status()).isEqualTo(200);
 			await().atMost(Duration.ofSeconds(5)).until(() -> !monitor.commands(marker + "\"").isEmpty());
 			List<RedisMonitor.Command> sent = monitor.commands(address + "\"")
 				.stream()
 				.filter((command) -> !command.fromScript())
 				.toList();
-			assertThat(sent).as("commands sent for one request").singleElement()
+			assertThat(sent).as("commands sent for one request")
+				.singleElement()
 				.satisfies((command) -> assertThat(command.name()).startsWith("EVAL"));
 		}
 	}

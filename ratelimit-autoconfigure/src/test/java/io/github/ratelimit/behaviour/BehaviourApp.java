@@ -14,7 +14,8 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
 /**
  * A behavioural app, started on a free port with the {@code behaviour} profile
- * ({@code application-behaviour.yml}). Reactive apps start under BlockHound ({@link BlockingCallDetector}).
+ * ({@code application-behaviour.yml}). Reactive apps start under BlockHound
+ * ({@link BlockingCallDetector}).
  */
 final class BehaviourApp implements AutoCloseable {
 
@@ -41,8 +42,7 @@ final class BehaviourApp implements AutoCloseable {
 		List<String> args = new ArrayList<>();
 		args.add("--server.port=0");
 		properties.forEach((name, value) -> args.add("--" + name + "=" + value));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(stack.application())
-			.sources(extraSources)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(stack.application()).sources(extraSources)
 			.web(stack.type())
 			.profiles("behaviour")
 			.run(args.toArray(String[]::new));
@@ -50,8 +50,8 @@ final class BehaviourApp implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until a Redis store has connected: it connects in the background so that the app starts while
-	 * Redis is down, and until then every request gets the failure mode.
+	 * Waits until a Redis store has connected: it connects in the background so that the
+	 * app starts while Redis is down, and until then every request gets the failure mode.
 	 * @return this app
 	 */
 	BehaviourApp awaitStoreConnected() {

@@ -11,7 +11,10 @@ enum BehaviourUsers {
 	/** A premium user of org {@code acme}, by authorities. */
 	PAULA("paula", "paula-secret", "TIER_premium", "ORG_acme"),
 
-	/** Users whose passwords the login-protection tests guess, one per test so that no budget is shared. */
+	/**
+	 * Users whose passwords the login-protection tests guess, one per test so that no
+	 * budget is shared.
+	 */
 	ANA("ana", "ana-secret"), BOB("bob", "bob-secret"), CARL("carl", "carl-secret"), DORA("dora", "dora-secret"),
 	EVE("eve", "eve-secret"), FRED("fred", "fred-secret"), VICTOR("victor", "victor-secret");
 

@@ -9,16 +9,18 @@ import reactor.blockhound.BlockingOperationError;
 import reactor.blockhound.integration.BlockHoundIntegration;
 
 /**
- * BlockHound for the reactive tests: once installed (for the rest of the JVM; it cannot be removed), a
- * blocking call on a non-blocking thread (Netty event loops, including Lettuce's, and Reactor's parallel
- * scheduler) throws {@link BlockingOperationError} and is recorded here, so a test can assert that none
- * happened, and the negative test that one did.
+ * BlockHound for the reactive tests: once installed (for the rest of the JVM; it cannot
+ * be removed), a blocking call on a non-blocking thread (Netty event loops, including
+ * Lettuce's, and Reactor's parallel scheduler) throws {@link BlockingOperationError} and
+ * is recorded here, so a test can assert that none happened, and the negative test that
+ * one did.
  * <p>
- * What is allowed to block is listed in {@link Allowances}: short locks inside Netty, Lettuce and the JDK, none
- * of them ours and none a wait on I/O. Each was caught here first; nothing is allowed on a guess.
+ * What is allowed to block is listed in {@link Allowances}: short locks inside Netty,
+ * Lettuce and the JDK, none of them ours and none a wait on I/O. Each was caught here
+ * first; nothing is allowed on a guess.
  * <p>
- * Needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (see the surefire
- * configuration).
+ * Needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (see the
+ * surefire configuration).
  */
 final class BlockingCallDetector {
 
@@ -29,33 +31,47 @@ final class BlockingCallDetector {
 	private BlockingCallDetector() {
 	}
 
-	/** Installs BlockHound, once per JVM, with the integrations on the class path and the allowances below. */
+	/**
+	 * Installs BlockHound, once per JVM, with the integrations on the class path and the
+	 * allowances below.
+	 */
 	static synchronized void install() {
 		if (installed) {
 			return;
 		}
-		BlockHound.builder().loadIntegrations(new Allowances()).blockingMethodCallback(BlockingCallDetector::blocked).install();
+		BlockHound.builder()
+			.loadIntegrations(new Allowances())
+			.blockingMethodCallback(BlockingCallDetector::blocked)
+			.install();
 		installed = true;
 	}
 
-	/** How many blocking calls were caught so far: pass it to {@link #caughtSince(int)}. */
+	/**
+	 * How many blocking calls were caught so far: pass it to {@link #caughtSince(int)}.
+	 */
 	static int mark() {
 		return violations.size();
 	}
 
-	/** The blocking calls caught since {@code mark}, each as "method on thread", then where it was called. */
+	/**
+	 * The blocking calls caught since {@code mark}, each as "method on thread", then
+	 * where it was called.
+	 */
 	static List<String> caughtSince(int mark) {
 		return List.copyOf(violations.subList(mark, violations.size()));
 	}
 
 	private static void blocked(BlockingMethod method) {
-		StringBuilder caught = new StringBuilder().append(method).append(" on ").append(Thread.currentThread().getName());
+		StringBuilder caught = new StringBuilder().append(method)
+			.append(" on ")
+			.append(Thread.currentThread().getName());
 		StackTraceElement[] stack = new Throwable().getStackTrace();
 		for (int i = 0; i < Math.min(stack.length, 40); i++) {
 			caught.append("\n\tat ").append(stack[i]);
 		}
 		violations.add(caught.toString());
-		// also for tests that do not look: a call this throws from may leave a library in a bad state
+		// also for tests that do not look: a call this throws from may leave a library in
+		// a bad state
 		System.err.println("BlockHound caught " + caught);
 		throw new BlockingOperationError(method);
 	}
@@ -65,21 +81,29 @@ final class BlockingCallDetector {
 
 		@Override
 		public void applyTo(BlockHound.Builder builder) {
-			// Netty 4.2's buffer allocator takes a short internal lock when it grows its pools under contention:
-			// not a wait on I/O, and not ours (the application's response encoder allocates there too)
+			// Netty 4.2's buffer allocator takes a short internal lock when it grows its
+			// pools under contention:
+			// not a wait on I/O, and not ours (the application's response encoder
+			// allocates there too)
 			builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup",
 					"tryExpandMagazines");
-			// Lettuce lets the threads that write to one shared connection take turns with a ReentrantLock
-			// (SharedLock): a short wait by design, on its own I/O threads too. Throwing from inside it leaves the
-			// lock broken for good (every later writer spins), so it must be allowed, not merely reported.
+			// Lettuce lets the threads that write to one shared connection take turns
+			// with a ReentrantLock
+			// (SharedLock): a short wait by design, on its own I/O threads too. Throwing
+			// from inside it leaves the
+			// lock broken for good (every later writer spins), so it must be allowed, not
+			// merely reported.
 			for (String method : new String[] { "incrementWriters", "lockWritersExclusive", "doExclusive" }) {
 				builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", method);
 			}
-			// CompletableFuture.orTimeout, which bounds every Redis decision, puts a task on the JDK's timer queue and
-			// takes it off when the decision completes in time; the queue has a short lock. Throwing from inside it
+			// CompletableFuture.orTimeout, which bounds every Redis decision, puts a task
+			// on the JDK's timer queue and
+			// takes it off when the decision completes in time; the queue has a short
+			// lock. Throwing from inside it
 			// leaves Bucket4j's batched waiters uncompleted (they time out).
 			for (String method : new String[] { "offer", "remove" }) {
-				builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", method);
+				builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue",
+						method);
 			}
 		}
 

@@ -15,8 +15,9 @@ import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 
 /**
- * Many requests at once, each on a thread of its own, released together; what they got and how long they
- * took. A request that failed (no response) counts as status {@code -1}.
+ * Many requests at once, each on a thread of its own, released together; what they got
+ * and how long they took. A request that failed (no response) counts as status
+ * {@code -1}.
  */
 final class ConcurrentLoad {
 

@@ -7,8 +7,9 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
- * A real password encoder (Spring Security's delegating one) that counts how often a password was checked:
- * the work (bcrypt: tens of milliseconds of CPU) that the gate before authentication spares.
+ * A real password encoder (Spring Security's delegating one) that counts how often a
+ * password was checked: the work (bcrypt: tens of milliseconds of CPU) that the gate
+ * before authentication spares.
  */
 final class CountingPasswordEncoder implements PasswordEncoder {
 

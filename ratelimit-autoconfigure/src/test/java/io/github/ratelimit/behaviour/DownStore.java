@@ -11,8 +11,8 @@ import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
- * A store that is down, for the failure-mode tests in memory (in Redis they point at a port nothing
- * listens on). The auto-configured store backs off for it.
+ * A store that is down, for the failure-mode tests in memory (in Redis they point at a
+ * port nothing listens on). The auto-configured store backs off for it.
  */
 @TestConfiguration(proxyBeanMethods = false)
 class DownStore {

@@ -5,8 +5,9 @@ import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RejectionBodyWriter;
 
 /**
- * The default body writer, except that it throws for requests whose id is {@link #FAIL_REQUEST_ID}: a
- * user's body writer may be broken, and the limiter must not answer 500 for it.
+ * The default body writer, except that it throws for requests whose id is
+ * {@link #FAIL_REQUEST_ID}: a user's body writer may be broken, and the limiter must not
+ * answer 500 for it.
  */
 class FailOnDemandBodyWriter implements RejectionBodyWriter {
 

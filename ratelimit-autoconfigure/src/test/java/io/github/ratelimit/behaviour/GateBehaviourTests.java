@@ -26,11 +26,12 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The gate before authentication over real HTTP, the same on each web stack and store: {@code /secure/**}
- * sits behind Spring Security's HTTP Basic with a password encoder that counts its checks. A denied or
- * banned client address is refused before any password is checked, on every path but the health probes
- * (excluded and exempt paths included); anyone else is authenticated and limited as before, in one store
- * decision. Clients speak through the trusted proxy 127.0.0.1 with addresses of their own.
+ * The gate before authentication over real HTTP, the same on each web stack and store:
+ * {@code /secure/**} sits behind Spring Security's HTTP Basic with a password encoder
+ * that counts its checks. A denied or banned client address is refused before any
+ * password is checked, on every path but the health probes (excluded and exempt paths
+ * included); anyone else is authenticated and limited as before, in one store decision.
+ * Clients speak through the trusted proxy 127.0.0.1 with addresses of their own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class GateBehaviourTests {
@@ -85,7 +86,8 @@ abstract class GateBehaviourTests {
 			assertThat(reply.header("Retry-After")).isEmpty();
 		}
 		assertThat(checks()).as("passwords checked").isEqualTo(checks);
-		// one refusal is one decision: counted once, by the gate, not again by the limiter
+		// one refusal is one decision: counted once, by the gate, not again by the
+		// limiter
 		assertThat(decisions("denied") - denied).isEqualTo(2);
 	}
 
@@ -173,18 +175,21 @@ abstract class GateBehaviourTests {
 	void anOrdinaryRequestIsDecidedInOneStoreCallWhileTheGateIsOn() {
 		assumeThat(this.storage).as("counted on Redis").isNotEqualTo(Storage.MEMORY);
 		String marker = nextAddress();
-		// loads the script, so that the request measured is not the one that finds it missing
+		// loads the script, so that the request measured is not the one that finds it
+		// missing
 		get("/api/hello", nextAddress());
 		try (RedisMonitor monitor = RedisMonitor.start(RedisTestServer.host(), RedisTestServer.port())) {
 			assertThat(secure(nextAddress(), BehaviourUsers.PAULA.password()).status()).isEqualTo(200);
-			// Redis reports commands in order: once the next request's is seen, the first one's are all in
+			// Redis reports commands in order: once the next request's is seen, the first
+			// one's are all in
 			assertThat(get("/api/hello", marker).status()).isEqualTo(200);
 			await().atMost(Duration.ofSeconds(5)).until(() -> !monitor.commands(marker + "\"").isEmpty());
 			List<RedisMonitor.Command> sent = monitor.commands(":paula\"")
 				.stream()
 				.filter((command) -> !command.fromScript())
 				.toList();
-			assertThat(sent).as("commands sent for one request").singleElement()
+			assertThat(sent).as("commands sent for one request")
+				.singleElement()
 				.satisfies((command) -> assertThat(command.name()).startsWith("EVAL"));
 		}
 	}
@@ -195,7 +200,8 @@ abstract class GateBehaviourTests {
 			get("/api/hello", address);
 		}
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		// a refusal's ban is recorded after its response on Redis: the next requests may still be refused
+		// a refusal's ban is recorded after its response on Redis: the next requests may
+		// still be refused
 		while (get("/api/hello", address).status() != 403) {
 			assertThat(System.nanoTime()).as("banned within 10 s").isLessThan(deadline);
 			LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
@@ -208,7 +214,10 @@ abstract class GateBehaviourTests {
 
 	private double decisions(String outcome) {
 		MeterRegistry registry = app().context().getBean(MeterRegistry.class);
-		return registry.find("ratelimit.decisions").tag("outcome", outcome).counters().stream()
+		return registry.find("ratelimit.decisions")
+			.tag("outcome", outcome)
+			.counters()
+			.stream()
 			.mapToDouble(Counter::count)
 			.sum();
 	}

@@ -28,45 +28,52 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Golden responses: a fixed script of requests, each response rendered as text (status line, the headers a
- * user of the library sees from the limiter, the body) and compared with the text recorded in
- * {@code src/test/resources/golden/<stack>-responses.txt}, so that a refactoring keeps every one of those
- * header and body bytes the same on both web stacks.
+ * Golden responses: a fixed script of requests, each response rendered as text (status
+ * line, the headers a user of the library sees from the limiter, the body) and compared
+ * with the text recorded in {@code src/test/resources/golden/<stack>-responses.txt}, so
+ * that a refactoring keeps every one of those header and body bytes the same on both web
+ * stacks.
  * <p>
- * Every case speaks from a client address of its own ({@code X-Forwarded-For} through the trusted
- * {@code 127.0.0.1}), on an app of its own per stack with buckets in memory: the behaviour profile plus a
- * daily quota ({@code /api/whoami}), a soft limit ({@code /api/burst}), a ban after one refusal
- * ({@code /api/reports/**}) and a deny rule ({@code 198.18.78.0/24}). The profile sends the default header
- * styles ({@code ietf} and {@code x-ratelimit}); it enables no legacy style ({@code split}, {@code draft7}).
+ * Every case speaks from a client address of its own ({@code X-Forwarded-For} through the
+ * trusted {@code 127.0.0.1}), on an app of its own per stack with buckets in memory: the
+ * behaviour profile plus a daily quota ({@code /api/whoami}), a soft limit
+ * ({@code /api/burst}), a ban after one refusal ({@code /api/reports/**}) and a deny rule
+ * ({@code 198.18.78.0/24}). The profile sends the default header styles ({@code ietf} and
+ * {@code x-ratelimit}); it enables no legacy style ({@code split}, {@code draft7}).
  * <p>
  * Only what varies from run to run is normalised, each after it is checked:
  * <ul>
- * <li>a generated {@code X-Request-Id} (the request sent none, or one that is not sane), 16 lower-case hex
- * digits ({@code RequestIds#generate}), becomes {@code <generated-id>} wherever it appears, header and
- * body;</li>
- * <li>{@code reset_at} in bodies, a moment of the clock, becomes {@code <reset_at>} once it is an ISO
- * instant in whole seconds that agrees with {@code retry_after};</li>
- * <li>in the calendar-quota case only, the seconds until the next UTC midnight (the quota's reset, which
- * moves with the clock) become {@code <until-midnight>} once they lie between the values computed before and
- * after the request. Token-bucket resets are not normalised: with windows of an hour they are the whole time
- * a token takes to come back (ceiling of the seconds), the same on every run;</li>
- * <li>{@code timestamp} in Spring Boot's error body (MVC's 401 for a wrong password, written by Spring
- * Security and Boot, not by the limiter) becomes {@code <timestamp>} once it is an instant between the
- * request and its response.</li>
+ * <li>a generated {@code X-Request-Id} (the request sent none, or one that is not sane),
+ * 16 lower-case hex digits ({@code RequestIds#generate}), becomes {@code <generated-id>}
+ * wherever it appears, header and body;</li>
+ * <li>{@code reset_at} in bodies, a moment of the clock, becomes {@code <reset_at>} once
+ * it is an ISO instant in whole seconds that agrees with {@code retry_after};</li>
+ * <li>in the calendar-quota case only, the seconds until the next UTC midnight (the
+ * quota's reset, which moves with the clock) become {@code <until-midnight>} once they
+ * lie between the values computed before and after the request. Token-bucket resets are
+ * not normalised: with windows of an hour they are the whole time a token takes to come
+ * back (ceiling of the seconds), the same on every run;</li>
+ * <li>{@code timestamp} in Spring Boot's error body (MVC's 401 for a wrong password,
+ * written by Spring Security and Boot, not by the limiter) becomes {@code <timestamp>}
+ * once it is an instant between the request and its response.</li>
  * </ul>
- * Where the stacks differ, their files differ: WebFlux closes the connection after the gate's refusals
- * (deny rule, ban), and Spring Security answers a wrong password differently on each stack. On both, that
- * 401 carries no {@code X-Request-Id}: it is answered before the limiter's filter runs.
+ * Where the stacks differ, their files differ: WebFlux closes the connection after the
+ * gate's refusals (deny rule, ban), and Spring Security answers a wrong password
+ * differently on each stack. On both, that 401 carries no {@code X-Request-Id}: it is
+ * answered before the limiter's filter runs.
  * <p>
  * To record again, after checking that a change of the responses is intended:
- * {@code mvn -pl ratelimit-autoconfigure test -Dtest=GoldenResponsesTests -Dgolden.record=true}; the test
- * then writes both files and fails, so that recording never passes silently.
+ * {@code mvn -pl ratelimit-autoconfigure test -Dtest=GoldenResponsesTests -Dgolden.record=true};
+ * the test then writes both files and fails, so that recording never passes silently.
  */
 class GoldenResponsesTests {
 
 	private static final Path GOLDEN = Path.of("src", "test", "resources", "golden");
 
-	/** The headers a user sees from the limiter; any other rate-limit header found is rendered too. */
+	/**
+	 * The headers a user sees from the limiter; any other rate-limit header found is
+	 * rendered too.
+	 */
 	private static final List<String> HEADERS = List.of("Cache-Control", "Connection", "Content-Type", "RateLimit",
 			"RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Warning",
 			"Retry-After", "WWW-Authenticate", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
@@ -95,18 +102,22 @@ class GoldenResponsesTests {
 		try (BehaviourApp app = BehaviourApp.start(stack, properties())) {
 			rendered = new Script(app.port()).run();
 		}
-		assertThat(BlockingCallDetector.caughtSince(blockingMark)).as("blocking calls on non-blocking threads").isEmpty();
+		assertThat(BlockingCallDetector.caughtSince(blockingMark)).as("blocking calls on non-blocking threads")
+			.isEmpty();
 		Path file = GOLDEN.resolve(stack.name().toLowerCase(Locale.ROOT) + "-responses.txt");
 		if (Boolean.getBoolean("golden.record")) {
-			assertThat(Path.of("src", "test", "resources")).as("the module directory as working directory").isDirectory();
+			assertThat(Path.of("src", "test", "resources")).as("the module directory as working directory")
+				.isDirectory();
 			Files.createDirectories(GOLDEN);
 			Files.writeString(file, rendered, StandardCharsets.UTF_8);
 			fail("recorded, run again: " + file.toAbsolutePath());
 		}
 		assertThat(file).as("golden file (record it with -Dgolden.record=true)").exists();
 		String expected = Files.readString(file, StandardCharsets.UTF_8);
-		assertThat(rendered).as("responses on %s against %s (re-record with -Dgolden.record=true once a change is "
-				+ "intended)%n%s", stack, file, firstDifference(expected, rendered)).isEqualTo(expected);
+		assertThat(rendered)
+			.as("responses on %s against %s (re-record with -Dgolden.record=true once a change is " + "intended)%n%s",
+					stack, file, firstDifference(expected, rendered))
+			.isEqualTo(expected);
 	}
 
 	private static Map<String, String> properties() {
@@ -125,7 +136,9 @@ class GoldenResponsesTests {
 		return properties;
 	}
 
-	/** The script: each case from an address of its own, its responses rendered in order. */
+	/**
+	 * The script: each case from an address of its own, its responses rendered in order.
+	 */
 	private static final class Script {
 
 		private final int port;
@@ -211,8 +224,9 @@ class GoldenResponsesTests {
 		}
 
 		/**
-		 * A memory store records a ban as it refuses, but the refusal may be counted just after its response:
-		 * asks again until banned, and renders only the banned response.
+		 * A memory store records a ban as it refuses, but the refusal may be counted just
+		 * after its response: asks again until banned, and renders only the banned
+		 * response.
 		 */
 		private Exchange awaitBan(String address, String path, String... headers) {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -248,8 +262,8 @@ class GoldenResponsesTests {
 					shown.put(name, values);
 				}
 			});
-			shown.forEach((name, values) -> values.forEach((value) -> text.append("< ").append(name)
-				.append(": ").append(value).append('\n')));
+			shown.forEach((name, values) -> values
+				.forEach((value) -> text.append("< ").append(name).append(": ").append(value).append('\n')));
 			text.append('\n').append(reply.body()).append("\n\n");
 			String rendered = generatedId(exchange, text.toString());
 			rendered = resetAt(exchange, rendered);
@@ -260,8 +274,9 @@ class GoldenResponsesTests {
 	}
 
 	/**
-	 * A generated request id replaced: when the response's id is not the sane one the request sent, it must
-	 * be a fresh one (16 lower-case hex digits), and it is replaced wherever the response carries it.
+	 * A generated request id replaced: when the response's id is not the sane one the
+	 * request sent, it must be a fresh one (16 lower-case hex digits), and it is replaced
+	 * wherever the response carries it.
 	 */
 	private static String generatedId(Exchange exchange, String text) {
 		@Nullable String sent = null;
@@ -279,8 +294,9 @@ class GoldenResponsesTests {
 	}
 
 	/**
-	 * {@code reset_at} replaced, once it is an ISO instant in whole seconds at most a second after
-	 * {@code retry_after} from the moment the request was sent and before that from when it was answered.
+	 * {@code reset_at} replaced, once it is an ISO instant in whole seconds at most a
+	 * second after {@code retry_after} from the moment the request was sent and before
+	 * that from when it was answered.
 	 */
 	private static String resetAt(Exchange exchange, String text) {
 		Matcher matcher = RESET_AT.matcher(text);
@@ -305,8 +321,9 @@ class GoldenResponsesTests {
 	}
 
 	/**
-	 * The {@code timestamp} of Spring Boot's error body (the MVC 401 of Spring Security, not the limiter's)
-	 * replaced, once it is an ISO instant between the request and its response.
+	 * The {@code timestamp} of Spring Boot's error body (the MVC 401 of Spring Security,
+	 * not the limiter's) replaced, once it is an ISO instant between the request and its
+	 * response.
 	 */
 	private static String timestamp(Exchange exchange, String text) {
 		Matcher matcher = TIMESTAMP.matcher(text);
@@ -325,7 +342,10 @@ class GoldenResponsesTests {
 		return matcher.replaceFirst("\"timestamp\":\"<timestamp>\"");
 	}
 
-	/** Seconds until a reset at the next UTC midnight replaced, where they lie in {@code [low, high]}. */
+	/**
+	 * Seconds until a reset at the next UTC midnight replaced, where they lie in
+	 * {@code [low, high]}.
+	 */
 	private static String untilMidnight(String text, long low, long high) {
 		String result = text;
 		for (Pattern pattern : RESET_SECONDS) {
@@ -343,7 +363,10 @@ class GoldenResponsesTests {
 	}
 
 	private static long secondsUntilUtcMidnight(Instant now) {
-		Instant midnight = LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+		Instant midnight = LocalDate.ofInstant(now, ZoneOffset.UTC)
+			.plusDays(1)
+			.atStartOfDay(ZoneOffset.UTC)
+			.toInstant();
 		return (midnight.toEpochMilli() - now.toEpochMilli() + 999) / 1000;
 	}
 
@@ -351,7 +374,10 @@ class GoldenResponsesTests {
 		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** The first line where two texts differ, with the lines around it, for a readable failure. */
+	/**
+	 * The first line where two texts differ, with the lines around it, for a readable
+	 * failure.
+	 */
 	private static String firstDifference(String expected, String actual) {
 		String[] want = expected.split("\n", -1);
 		String[] got = actual.split("\n", -1);

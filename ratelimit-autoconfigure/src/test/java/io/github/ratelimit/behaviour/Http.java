@@ -22,8 +22,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Real HTTP to a behavioural app: {@code java.net.http} for well-formed requests, raw sockets for requests
- * a well-behaved client refuses to send and for a chosen source address.
+ * Real HTTP to a behavioural app: {@code java.net.http} for well-formed requests, raw
+ * sockets for requests a well-behaved client refuses to send and for a chosen source
+ * address.
  */
 final class Http {
 
@@ -78,8 +79,8 @@ final class Http {
 			String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.timeout(TIMEOUT)
-			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
-					: HttpRequest.BodyPublishers.noBody());
+			.method(method,
+					(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
 		if (body != null) {
 			builder.header("Content-Type", contentType);
 		}
@@ -102,8 +103,8 @@ final class Http {
 	}
 
 	/**
-	 * Sends raw bytes (ISO-8859-1) from a chosen local address and reads the whole response; the request
-	 * should ask for {@code Connection: close}.
+	 * Sends raw bytes (ISO-8859-1) from a chosen local address and reads the whole
+	 * response; the request should ask for {@code Connection: close}.
 	 * @param from the local (source) address, such as {@code 127.0.0.2}
 	 * @param port the app's port on {@code 127.0.0.1}
 	 * @param request the request, head and body
@@ -124,10 +125,11 @@ final class Http {
 	}
 
 	/**
-	 * Sends the head of a request and only the first byte of its body, reads the response and leaves the
-	 * connection open, as a client that trickles its body would.
+	 * Sends the head of a request and only the first byte of its body, reads the response
+	 * and leaves the connection open, as a client that trickles its body would.
 	 * @param port the app's port
-	 * @param head the request head, ending with the empty line; it announces a longer body
+	 * @param head the request head, ending with the empty line; it announces a longer
+	 * body
 	 * @return the open socket and the response
 	 */
 	static SlowClient slowBody(int port, String head) {
@@ -166,7 +168,8 @@ final class Http {
 	}
 
 	/**
-	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset, without reading the response.
+	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset,
+	 * without reading the response.
 	 * @param port the app's port
 	 * @param request the request
 	 */
@@ -190,7 +193,8 @@ final class Http {
 		Map<String, List<String>> headers = new LinkedHashMap<>();
 		for (String line = line(in); line != null && !line.isEmpty(); line = line(in)) {
 			int colon = line.indexOf(':');
-			headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), (name) -> new ArrayList<>())
+			headers
+				.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), (name) -> new ArrayList<>())
 				.add(line.substring(colon + 1).trim());
 		}
 		byte[] body;

@@ -4,8 +4,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Holds the lifecycle app's {@code /capped/hold} requests in their handler until the test opens it, and
- * counts how many are held, so a test knows when requests are in flight.
+ * Holds the lifecycle app's {@code /capped/hold} requests in their handler until the test
+ * opens it, and counts how many are held, so a test knows when requests are in flight.
  */
 final class LifecycleGate {
 

@@ -49,14 +49,17 @@ import io.github.ratelimit.web.servlet.RateLimitFilter;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A bare server on a free port, Tomcat or Netty, with the rate-limit filter in front of a small app and
- * buckets in memory or in the tests' Redis; the app's callers are anonymous, known by address ({@code 127.0.0.1}).
+ * A bare server on a free port, Tomcat or Netty, with the rate-limit filter in front of a
+ * small app and buckets in memory or in the tests' Redis; the app's callers are
+ * anonymous, known by address ({@code 127.0.0.1}).
  * <ul>
- * <li>{@code /capped/**}: group {@code capped}, {@value #PERMITS} requests in flight at once, no rate limit.
- * {@code ok} answers at once, {@code fail} throws, {@code hold} waits for the {@link LifecycleGate},
- * {@code stream} streams a body for 10 s; on Tomcat, {@code async} completes asynchronously once the gate
- * opens and {@code async-timeout} never does.</li>
- * <li>{@code /wait/ok}: group {@code wait}, {@code 1/1s} with a {@code max-wait} of {@link #MAX_WAIT}.</li>
+ * <li>{@code /capped/**}: group {@code capped}, {@value #PERMITS} requests in flight at
+ * once, no rate limit. {@code ok} answers at once, {@code fail} throws, {@code hold}
+ * waits for the {@link LifecycleGate}, {@code stream} streams a body for 10 s; on Tomcat,
+ * {@code async} completes asynchronously once the gate opens and {@code async-timeout}
+ * never does.</li>
+ * <li>{@code /wait/ok}: group {@code wait}, {@code 1/1s} with a {@code max-wait} of
+ * {@link #MAX_WAIT}.</li>
  * </ul>
  * The store's permits are counted by a {@link PermitLedger}.
  */
@@ -96,14 +99,16 @@ final class LifecycleServer implements AutoCloseable {
 		this.limiter = limiter(this.ledger, maxWaiting, prefix);
 		EndpointClassifier classifier = new EndpointClassifier(List.of(),
 				List.of(rule("/capped/**", "capped"), rule("/wait/**", "wait")), List::of);
-		// as the auto-configuration does at startup: not lazily, under a lock, on the first requests' event loops
+		// as the auto-configuration does at startup: not lazily, under a lock, on the
+		// first requests' event loops
 		classifier.prepare();
 		RateLimitHeaders headers = RateLimitHeaders.of(HeaderStyle.IETF);
 		if (stack == Stack.WEBFLUX) {
 			BlockingCallDetector.install();
 			ReactiveRateLimitFilter filter = new ReactiveRateLimitFilter(this.limiter, classifier, headers,
 					new ProblemDetailsBodyWriter(), DecisionListener.NONE, 0);
-			// codecs made here: made lazily, on the first request, they would load their defaults on an event loop
+			// codecs made here: made lazily, on the first request, they would load their
+			// defaults on an event loop
 			this.server = new NettyReactiveWebServerFactory(0)
 				.getWebServer(WebHttpHandlerBuilder.webHandler(new LifecycleWebHandler(this.gate))
 					.filter(filter)
@@ -140,8 +145,8 @@ final class LifecycleServer implements AutoCloseable {
 	 * Starts a server.
 	 * @param stack the web stack
 	 * @param maxWaiting the most requests that may wait for tokens at once
-	 * @param redis whether the buckets are in the tests' Redis (script strategy, default timeout) rather
-	 * than in memory
+	 * @param redis whether the buckets are in the tests' Redis (script strategy, default
+	 * timeout) rather than in memory
 	 * @return the running server
 	 */
 	static LifecycleServer start(Stack stack, int maxWaiting, boolean redis) {
@@ -150,9 +155,8 @@ final class LifecycleServer implements AutoCloseable {
 
 	private static RateLimiter limiter(PermitLedger store, int maxWaiting, String prefix) {
 		Tuning inherit = new Tuning(null, null);
-		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-				Map.of("capped", new GroupOptions(inherit, PERMITS, Duration.ZERO), "wait",
-						new GroupOptions(inherit, 0, MAX_WAIT)));
+		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("capped",
+				new GroupOptions(inherit, PERMITS, Duration.ZERO), "wait", new GroupOptions(inherit, 0, MAX_WAIT)));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("wait", "1/1s"))), Map.of(),
 				Set.of("capped", "wait"), prefix, options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),

@@ -13,8 +13,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The lifecycle app on the servlet stack (Tomcat, no Spring MVC): the endpoints {@link LifecycleServer}
- * describes, and two asynchronous ones.
+ * The lifecycle app on the servlet stack (Tomcat, no Spring MVC): the endpoints
+ * {@link LifecycleServer} describes, and two asynchronous ones.
  */
 final class LifecycleServlet extends HttpServlet {
 
@@ -39,7 +39,8 @@ final class LifecycleServlet extends HttpServlet {
 						write(async.getResponse().getOutputStream(), "released");
 					}
 					catch (IOException ex) {
-						// the client went away: the container reports it to the async listeners
+						// the client went away: the container reports it to the async
+						// listeners
 					}
 					finally {
 						this.gate.left();
@@ -73,7 +74,8 @@ final class LifecycleServlet extends HttpServlet {
 		write(response.getOutputStream(), "released");
 	}
 
-	// a chunk every 10 ms for up to 10 s: a client that goes away makes the next write fail
+	// a chunk every 10 ms for up to 10 s: a client that goes away makes the next write
+	// fail
 	private static void stream(HttpServletResponse response) throws IOException {
 		ServletOutputStream out = response.getOutputStream();
 		byte[] chunk = new byte[1024];

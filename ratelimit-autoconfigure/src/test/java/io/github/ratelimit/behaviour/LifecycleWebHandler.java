@@ -11,8 +11,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The lifecycle app on WebFlux (Netty, no annotated controllers): the endpoints {@link LifecycleServer}
- * describes, none of them blocking.
+ * The lifecycle app on WebFlux (Netty, no annotated controllers): the endpoints
+ * {@link LifecycleServer} describes, none of them blocking.
  */
 final class LifecycleWebHandler implements WebHandler {
 
@@ -41,8 +41,8 @@ final class LifecycleWebHandler implements WebHandler {
 	}
 
 	private static Mono<Void> write(ServerHttpResponse response, String body) {
-		return response.writeWith(Mono.fromSupplier(
-				() -> (DataBuffer) response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
+		return response.writeWith(Mono
+			.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
 	}
 
 }

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.TestInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A request the gate before authentication let through and the limiter after it refuses is not an outcome
- * of the application: the failures-only limit the gate reserved for it gets its token back, even though the
- * refusal's status (403 here, a deny rule on the authenticated user) is a failure.
+ * A request the gate before authentication let through and the limiter after it refuses
+ * is not an outcome of the application: the failures-only limit the gate reserved for it
+ * gets its token back, even though the refusal's status (403 here, a deny rule on the
+ * authenticated user) is a failure.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LimiterRefusalBehaviourTests {

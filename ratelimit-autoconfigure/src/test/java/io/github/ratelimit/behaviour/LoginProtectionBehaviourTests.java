@@ -20,14 +20,17 @@ import io.github.ratelimit.metrics.RateLimitMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Failed-login protection with the defaults a user gets from {@code ratelimit.login-protection.enabled=true}
- * alone (10 failures a minute per address, 20 per 15 minutes per account, a ban after 3 refusals), over
- * real HTTP, the same on each web stack and store: HTTP Basic at {@code /secure/**} and Spring Security's
- * form login at {@code POST /login}, passwords checked by an encoder that counts its checks. The guarded path
- * is excluded from rate limits, as the Actuator's is by default: login protection applies there all the same.
+ * Failed-login protection with the defaults a user gets from
+ * {@code ratelimit.login-protection.enabled=true} alone (10 failures a minute per
+ * address, 20 per 15 minutes per account, a ban after 3 refusals), over real HTTP, the
+ * same on each web stack and store: HTTP Basic at {@code /secure/**} and Spring
+ * Security's form login at {@code POST /login}, passwords checked by an encoder that
+ * counts its checks. The guarded path is excluded from rate limits, as the Actuator's is
+ * by default: login protection applies there all the same.
  * <p>
- * The budgets refill while a test runs (one failure every 6 s per address): where a test cannot finish
- * within that, it allows for the refill it measured rather than relying on a fast machine.
+ * The budgets refill while a test runs (one failure every 6 s per address): where a test
+ * cannot finish within that, it allows for the refill it measured rather than relying on
+ * a fast machine.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LoginProtectionBehaviourTests {
@@ -58,7 +61,8 @@ abstract class LoginProtectionBehaviourTests {
 		properties.put("ratelimit.exclude-paths[0]", "/secure/**");
 		properties.put("ratelimit.exclude-paths[1]", "/login");
 		properties.put("management.endpoints.web.exposure.include", "health,metrics");
-		Class<?>[] guards = (this.stack == Stack.MVC) ? new Class<?>[] { MvcPasswordGuard.class, MvcFormLoginGuard.class }
+		Class<?>[] guards = (this.stack == Stack.MVC)
+				? new Class<?>[] { MvcPasswordGuard.class, MvcFormLoginGuard.class }
 				: new Class<?>[] { WebFluxPasswordGuard.class, WebFluxFormLoginGuard.class };
 		this.app = BehaviourApp.start(this.stack, properties, guards).awaitStoreConnected();
 	}
@@ -86,7 +90,8 @@ abstract class LoginProtectionBehaviourTests {
 		assertThat(refused.json().get("scope").asString()).isEqualTo("ip");
 		assertThat(refused.json().get("violated-policies").get(0).asString()).isEqualTo("login-ip-failures");
 		assertThat(checks() - checks).as("passwords checked").isEqualTo(failures);
-		// refusals past the budget end in a ban (3 by default); on Redis it is recorded after the response
+		// refusals past the budget end in a ban (3 by default); on Redis it is recorded
+		// after the response
 		Reply banned = awaitBan(() -> basic(address, BehaviourUsers.ANA, "wrong"));
 		assertThat(banned.json().get("code").asString()).isEqualTo("banned");
 		assertThat(basic(address, BehaviourUsers.ANA, BehaviourUsers.ANA.password()).status()).isEqualTo(403);
@@ -105,7 +110,8 @@ abstract class LoginProtectionBehaviourTests {
 		for (int i = 0; i < PER_ADDRESS; i++) {
 			Reply reply = form(address, BehaviourUsers.BOB, "wrong-" + i);
 			assertThat(reply.status()).as("failure %d: %s", i + 1, reply).isEqualTo(302);
-			assertThat(reply.header("Location")).hasValueSatisfying((location) -> assertThat(location).endsWith("/login?error"));
+			assertThat(reply.header("Location"))
+				.hasValueSatisfying((location) -> assertThat(location).endsWith("/login?error"));
 		}
 		int failures = PER_ADDRESS + refilledSince(start, () -> form(address, BehaviourUsers.BOB, "wrong").status());
 		Reply refused = form(address, BehaviourUsers.BOB, BehaviourUsers.BOB.password());
@@ -132,7 +138,8 @@ abstract class LoginProtectionBehaviourTests {
 		assertThat(refused.json().get("scope").asString()).isEqualTo("account");
 		assertThat(refused.json().get("violated-policies").get(0).asString()).isEqualTo("login-account-failures");
 		assertThat(refused.json().get("detail").asString()).doesNotContain("victor");
-		// the owner is throttled too while the attack lasts (the documented trade-off), whatever the case
+		// the owner is throttled too while the attack lasts (the documented trade-off),
+		// whatever the case
 		Reply owner = Http.send(app().port(), "GET", "/secure/hello", "X-Forwarded-For", nextAddress(), "Authorization",
 				basicCredentials("Victor", BehaviourUsers.VICTOR.password()));
 		assertThat(owner.status()).as("%s", owner).isEqualTo(429);
@@ -161,7 +168,8 @@ abstract class LoginProtectionBehaviourTests {
 		String address = nextAddress();
 		int checks = checks();
 		long start = System.nanoTime();
-		ConcurrentLoad load = ConcurrentLoad.run(100, (i) -> () -> basic(address, BehaviourUsers.DORA, "wrong-" + i).status());
+		ConcurrentLoad load = ConcurrentLoad.run(100,
+				(i) -> () -> basic(address, BehaviourUsers.DORA, "wrong-" + i).status());
 		long refilled = (System.nanoTime() - start) / ADDRESS_REFILL_NANOS;
 		long failures = load.statuses().getOrDefault(401, 0L);
 		assertThat(failures).isBetween((long) PER_ADDRESS, PER_ADDRESS + refilled);
@@ -182,8 +190,9 @@ abstract class LoginProtectionBehaviourTests {
 	}
 
 	/**
-	 * Sends attempts until the first refusal, allowing one more for each refill since {@code start}; the
-	 * attempts that passed are returned. Fails when more pass than refilled.
+	 * Sends attempts until the first refusal, allowing one more for each refill since
+	 * {@code start}; the attempts that passed are returned. Fails when more pass than
+	 * refilled.
 	 */
 	private static int refilledSince(long start, java.util.function.IntSupplier attempt) {
 		int extra = 0;
@@ -226,8 +235,10 @@ abstract class LoginProtectionBehaviourTests {
 	}
 
 	private Reply form(String address, BehaviourUsers user, String password) {
-		return Http.sendForm(app().port(), "/login", "username=" + URLEncoder.encode(user.username(), StandardCharsets.UTF_8)
-				+ "&password=" + URLEncoder.encode(password, StandardCharsets.UTF_8), "X-Forwarded-For", address);
+		return Http.sendForm(
+				app().port(), "/login", "username=" + URLEncoder.encode(user.username(), StandardCharsets.UTF_8)
+						+ "&password=" + URLEncoder.encode(password, StandardCharsets.UTF_8),
+				"X-Forwarded-For", address);
 	}
 
 	private static String basicCredentials(String user, String password) {

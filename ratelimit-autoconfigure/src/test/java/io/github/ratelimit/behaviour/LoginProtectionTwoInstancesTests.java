@@ -12,10 +12,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Failed-login protection with its defaults on two instances sharing one Redis, over HTTP: the budgets of
- * an address and of an account are one budget whichever instance an attempt reaches, a burst of wrong
- * passwords spread over both reaches the password encoders only as often as that budget allows, and a ban
- * one instance starts refuses the address on the other too, before any password is checked.
+ * Failed-login protection with its defaults on two instances sharing one Redis, over
+ * HTTP: the budgets of an address and of an account are one budget whichever instance an
+ * attempt reaches, a burst of wrong passwords spread over both reaches the password
+ * encoders only as often as that budget allows, and a ban one instance starts refuses the
+ * address on the other too, before any password is checked.
  */
 class LoginProtectionTwoInstancesTests {
 
@@ -43,7 +44,8 @@ class LoginProtectionTwoInstancesTests {
 			long failures = load.statuses().getOrDefault(401, 0L);
 			assertThat(failures).as("%s", load.statuses()).isBetween((long) PER_ADDRESS, PER_ADDRESS + refilled);
 			assertThat(checks(apps) - checks).as("passwords checked on both").isEqualTo((int) failures);
-			// the refusals (more than 3) ban the address; the ban reaches the other instance within a refresh
+			// the refusals (more than 3) ban the address; the ban reaches the other
+			// instance within a refresh
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 			for (BehaviourApp app : apps) {
 				Reply reply = basic(app, address, BehaviourUsers.FRED.username(), BehaviourUsers.FRED.password());
@@ -77,7 +79,8 @@ class LoginProtectionTwoInstancesTests {
 	}
 
 	private static Reply basic(BehaviourApp app, String address, String user, String password) {
-		String credentials = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		String credentials = Base64.getEncoder()
+			.encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 		return Http.send(app.port(), "GET", "/secure/hello", "X-Forwarded-For", address, "Authorization",
 				"Basic " + credentials);
 	}

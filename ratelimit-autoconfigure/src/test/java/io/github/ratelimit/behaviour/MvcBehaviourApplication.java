@@ -24,8 +24,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 import io.github.ratelimit.annotation.RateLimited;
 
 /**
- * The behavioural suite's app on Spring MVC: the endpoints of {@link WebFluxBehaviourApplication}, one for
- * one, and the same security.
+ * The behavioural suite's app on Spring MVC: the endpoints of
+ * {@link WebFluxBehaviourApplication}, one for one, and the same security.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -44,7 +44,8 @@ public class MvcBehaviourApplication {
 
 	@Bean
 	InMemoryUserDetailsManager users() {
-		return new InMemoryUserDetailsManager(java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
+		return new InMemoryUserDetailsManager(
+				java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
 	}
 
 	@Bean

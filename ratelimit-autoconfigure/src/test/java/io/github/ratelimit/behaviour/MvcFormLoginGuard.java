@@ -8,8 +8,9 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Spring Security's form login at {@code POST /login} (its defaults: a failure redirects to
- * {@code /login?error}) in the MVC behavioural app, next to {@link MvcPasswordGuard}'s HTTP Basic.
+ * Spring Security's form login at {@code POST /login} (its defaults: a failure redirects
+ * to {@code /login?error}) in the MVC behavioural app, next to {@link MvcPasswordGuard}'s
+ * HTTP Basic.
  */
 @Configuration(proxyBeanMethods = false)
 class MvcFormLoginGuard {

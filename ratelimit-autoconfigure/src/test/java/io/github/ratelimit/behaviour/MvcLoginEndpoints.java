@@ -13,9 +13,9 @@ import org.springframework.web.server.ResponseStatusException;
 import io.github.ratelimit.annotation.RateLimited;
 
 /**
- * Login handlers on Spring MVC that answer 401 for a wrong password, synchronously, asynchronously and by
- * an exception, and a PIN check with a failures-only limit of its own. The twin of
- * {@link WebFluxLoginEndpoints}.
+ * Login handlers on Spring MVC that answer 401 for a wrong password, synchronously,
+ * asynchronously and by an exception, and a PIN check with a failures-only limit of its
+ * own. The twin of {@link WebFluxLoginEndpoints}.
  */
 @RestController
 class MvcLoginEndpoints {

@@ -10,8 +10,8 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Puts {@code /secure/**} of the MVC behavioural app behind HTTP Basic, with passwords checked by a
- * {@link CountingPasswordEncoder}.
+ * Puts {@code /secure/**} of the MVC behavioural app behind HTTP Basic, with passwords
+ * checked by a {@link CountingPasswordEncoder}.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(SecureApi.class)

@@ -1,7 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * Spring Security's refusals counted by a failures-only limit, on Mvc with buckets in Redis.
+ * Spring Security's refusals counted by a failures-only limit, on Mvc with buckets in
+ * Redis.
  */
 class MvcRedisAuthRefusalBehaviourTests extends AuthRefusalBehaviourTests {
 

@@ -1,7 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The request lifecycle on Tomcat with permits as leases in Redis (script strategy, default timeout).
+ * The request lifecycle on Tomcat with permits as leases in Redis (script strategy,
+ * default timeout).
  */
 class MvcRedisRequestLifecycleBehaviourTests extends MvcRequestLifecycleBehaviourTests {
 

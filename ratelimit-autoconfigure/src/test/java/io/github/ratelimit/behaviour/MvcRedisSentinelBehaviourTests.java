@@ -1,8 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The behavioural suite on Spring MVC (Tomcat), with buckets in a master found through a Redis Sentinel,
- * with the default strategy (the script).
+ * The behavioural suite on Spring MVC (Tomcat), with buckets in a master found through a
+ * Redis Sentinel, with the default strategy (the script).
  */
 class MvcRedisSentinelBehaviourTests extends RateLimitBehaviourTests {
 

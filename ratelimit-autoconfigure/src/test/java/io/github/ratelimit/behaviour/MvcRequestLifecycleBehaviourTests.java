@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The request lifecycle on Tomcat, and what only the servlet stack has: requests that go asynchronous hold
- * their permits after the container thread has left, until they complete or time out.
+ * The request lifecycle on Tomcat, and what only the servlet stack has: requests that go
+ * asynchronous hold their permits after the container thread has left, until they
+ * complete or time out.
  */
 class MvcRequestLifecycleBehaviourTests extends RequestLifecycleBehaviourTests {
 

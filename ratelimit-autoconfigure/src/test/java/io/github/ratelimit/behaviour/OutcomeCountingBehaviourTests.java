@@ -14,9 +14,10 @@ import org.junit.jupiter.api.TestInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Limits that count only failed responses, over real HTTP, the same on each web stack and store: a login
- * group whose limit counts failures (10 an hour per address), and a PIN handler whose own limit counts 401
- * and 403 only (3 an hour). The handlers answer 401 for a wrong password and count how often they check one.
+ * Limits that count only failed responses, over real HTTP, the same on each web stack and
+ * store: a login group whose limit counts failures (10 an hour per address), and a PIN
+ * handler whose own limit counts 401 and 403 only (3 an hour). The handlers answer 401
+ * for a wrong password and count how often they check one.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class OutcomeCountingBehaviourTests {
@@ -84,7 +85,8 @@ abstract class OutcomeCountingBehaviourTests {
 	void aRefusalOfTheFailuresLimitIsA429WithRetryAfterAndTheLimitsHeaders() {
 		String address = nextAddress();
 		Reply first = login("/auth/login", address, "headers-" + address, PasswordChecks.RIGHT);
-		// advertised like any limit; remaining counts the reservation of the request in flight
+		// advertised like any limit; remaining counts the reservation of the request in
+		// flight
 		assertThat(first.policies()).anySatisfy((policy) -> {
 			assertThat(policy.get()).isEqualTo("anonymous-ip-login");
 			assertThat(Reply.param(policy, "q")).isEqualTo(FAILURES);
@@ -139,9 +141,10 @@ abstract class OutcomeCountingBehaviourTests {
 	}
 
 	/**
-	 * Waits until the give-backs of earlier successful requests have reached the store: a response may reach
-	 * the client a moment before its filter gives its token back (on Redis, one more command sent without
-	 * waiting). A successful request that finds every token but its own is the sign.
+	 * Waits until the give-backs of earlier successful requests have reached the store: a
+	 * response may reach the client a moment before its filter gives its token back (on
+	 * Redis, one more command sent without waiting). A successful request that finds
+	 * every token but its own is the sign.
 	 */
 	private void awaitGivenBack(String path, String address, int capacity) {
 		for (int i = 0; i < 200; i++) {

@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The password check of the login endpoints ({@link MvcLoginEndpoints}, {@link WebFluxLoginEndpoints}): the
- * right password is {@value #RIGHT}; it counts how often it ran for each user name, which is what a
- * brute-force limit must bound.
+ * The password check of the login endpoints ({@link MvcLoginEndpoints},
+ * {@link WebFluxLoginEndpoints}): the right password is {@value #RIGHT}; it counts how
+ * often it ran for each user name, which is what a brute-force limit must bound.
  */
 class PasswordChecks {
 

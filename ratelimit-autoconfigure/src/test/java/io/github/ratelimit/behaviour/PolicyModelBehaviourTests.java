@@ -29,9 +29,10 @@ import io.github.ratelimit.core.DecisionListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Calendar quotas, soft limits and the observe and warn modes over real HTTP, the same on each web stack
- * and store that decides them (memory, and Redis with the script strategy). The app is the behavioural one
- * with a metered tier and modes set on its groups.
+ * Calendar quotas, soft limits and the observe and warn modes over real HTTP, the same on
+ * each web stack and store that decides them (memory, and Redis with the script
+ * strategy). The app is the behavioural one with a metered tier and modes set on its
+ * groups.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PolicyModelBehaviourTests {
@@ -62,7 +63,8 @@ abstract class PolicyModelBehaviourTests {
 		properties.put("ratelimit.identity.api-keys[1].key", "soft-key-sven");
 		properties.put("ratelimit.identity.api-keys[1].user", "sven");
 		properties.put("ratelimit.identity.api-keys[1].tier", "metered");
-		// metered: a plan quota of 8 a month per user over every group, reports 5 an hour, warn from 60% used
+		// metered: a plan quota of 8 a month per user over every group, reports 5 an
+		// hour, warn from 60% used
 		properties.put("ratelimit.tiers.metered.quota.user", "8/month");
 		properties.put("ratelimit.tiers.metered.user.default", "100/1h");
 		properties.put("ratelimit.tiers.metered.user.reports", "5/1h");
@@ -94,7 +96,8 @@ abstract class PolicyModelBehaviourTests {
 		Instant boundary = LocalDate.now(ZONE).withDayOfMonth(1).plusMonths(1).atStartOfDay(ZONE).toInstant();
 		long untilBoundary = Duration.between(Instant.now(), boundary).toSeconds();
 		long retryAfter = Long.parseLong(refused.header("Retry-After").orElseThrow());
-		assertThat(retryAfter).as("Retry-After runs to the 1st in %s", ZONE).isBetween(untilBoundary - 5, untilBoundary + 5);
+		assertThat(retryAfter).as("Retry-After runs to the 1st in %s", ZONE)
+			.isBetween(untilBoundary - 5, untilBoundary + 5);
 		JsonNode body = refused.json();
 		assertThat(body.get("code").asString()).isEqualTo("quota_exceeded");
 		assertThat(body.get("detail").asString()).startsWith("Monthly quota exceeded for user 'mona'");
@@ -128,14 +131,16 @@ abstract class PolicyModelBehaviourTests {
 		for (int i = 3; i <= 5; i++) {
 			Reply reply = get("/api/reports/1", sven);
 			assertThat(reply.status()).as("request %d is below the hard limit: %s", i, reply).isEqualTo(200);
-			ListElement<?> warning = reply.warnings().stream()
+			ListElement<?> warning = reply.warnings()
+				.stream()
 				.filter((member) -> member.get().equals("metered-user-reports"))
 				.findFirst()
 				.orElseThrow(() -> new AssertionError("no warning for metered-user-reports: " + reply));
 			assertThat(Reply.stringParam(warning, "code")).isEqualTo("near-limit");
 			assertThat(Reply.param(warning, "r")).isEqualTo(5 - i);
 		}
-		// reports is in warn mode for every tier: over the limit, admitted with an over-limit warning
+		// reports is in warn mode for every tier: over the limit, admitted with an
+		// over-limit warning
 		Reply over = get("/api/reports/1", sven);
 		assertThat(over.status()).as("%s", over).isEqualTo(200);
 		assertThat(over.warnings()).anySatisfy((warning) -> {
@@ -169,7 +174,8 @@ abstract class PolicyModelBehaviourTests {
 		for (int i = 0; i < 5; i++) {
 			replies.add(get("/api/burst", client));
 		}
-		// burst: 2 an hour, observed: the third to fifth would have been refused, and nothing shows
+		// burst: 2 an hour, observed: the third to fifth would have been refused, and
+		// nothing shows
 		for (Reply reply : replies) {
 			assertThat(reply.status()).isEqualTo(200);
 			assertThat(reply.hasRateLimitHeaders()).as("%s", reply).isFalse();
@@ -208,7 +214,10 @@ abstract class PolicyModelBehaviourTests {
 		return "198.51." + (100 + (n >> 8)) + "." + (n & 255);
 	}
 
-	/** Counts, per client address, the admitted requests that an observed limit would have refused. */
+	/**
+	 * Counts, per client address, the admitted requests that an observed limit would have
+	 * refused.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ObservedDecisions {
 

@@ -19,24 +19,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * The behaviour of the rate limiter over real HTTP, the same on every web stack and storage: each subclass
- * runs all of it on one {@link Stack} and one {@link Storage}. A behaviour that one stack has and the other
- * lacks fails here.
+ * The behaviour of the rate limiter over real HTTP, the same on every web stack and
+ * storage: each subclass runs all of it on one {@link Stack} and one {@link Storage}. A
+ * behaviour that one stack has and the other lacks fails here.
  * <p>
- * The app ({@code application-behaviour.yml}) trusts only {@code 127.0.0.1} as a proxy. Tests speak through
- * it with an {@code X-Forwarded-For} address of their own ({@link #newClient}), and API keys of their own,
- * so no two tests share a bucket, and one app serves the whole class. On WebFlux every test also checks that
- * BlockHound caught no blocking call.
+ * The app ({@code application-behaviour.yml}) trusts only {@code 127.0.0.1} as a proxy.
+ * Tests speak through it with an {@code X-Forwarded-For} address of their own
+ * ({@link #newClient}), and API keys of their own, so no two tests share a bucket, and
+ * one app serves the whole class. On WebFlux every test also checks that BlockHound
+ * caught no blocking call.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RateLimitBehaviourTests {
 
-	/** Client addresses, from the benchmarking range 198.18.0.0/15: never a trusted proxy. */
+	/**
+	 * Client addresses, from the benchmarking range 198.18.0.0/15: never a trusted proxy.
+	 */
 	private static final AtomicInteger addresses = new AtomicInteger();
 
 	private final Stack stack;
@@ -54,7 +56,8 @@ abstract class RateLimitBehaviourTests {
 
 	@BeforeAll
 	void startApp() {
-		this.app = BehaviourApp.start(this.stack, this.storage.properties(getClass().getSimpleName())).awaitStoreConnected();
+		this.app = BehaviourApp.start(this.stack, this.storage.properties(getClass().getSimpleName()))
+			.awaitStoreConnected();
 	}
 
 	@AfterAll
@@ -96,7 +99,8 @@ abstract class RateLimitBehaviourTests {
 			ListElement<?> rateLimit = reply.rateLimit();
 			assertThat(rateLimit.get()).isEqualTo("anonymous-ip-default");
 			assertThat(Reply.param(rateLimit, "r")).isEqualTo(5 - i);
-			// t: when the bucket holds a request's worth again, 0 while it does; a token comes back every 720 s
+			// t: when the bucket holds a request's worth again, 0 while it does; a token
+			// comes back every 720 s
 			if (i < 5) {
 				assertThat(Reply.param(rateLimit, "t")).isZero();
 			}
@@ -125,7 +129,8 @@ abstract class RateLimitBehaviourTests {
 		long lastReset = Reply.param(last.rateLimit(), "t");
 		long refusedReset = Reply.param(refused.rateLimit(), "t");
 		assertThat(refused.status()).isEqualTo(429);
-		// both say when the next request can pass: the same moment, not "until full" then "until the next token"
+		// both say when the next request can pass: the same moment, not "until full" then
+		// "until the next token"
 		assertThat(lastReset).isBetween(1L, 720L);
 		assertThat(refusedReset).isBetween(lastReset - 1, lastReset)
 			.isEqualTo(Long.parseLong(refused.header("Retry-After").orElseThrow()));
@@ -140,16 +145,18 @@ abstract class RateLimitBehaviourTests {
 		assertThat(rejected.status()).as("%s", rejected).isEqualTo(429);
 		long retryAfter = Long.parseLong(rejected.header("Retry-After").orElseThrow());
 		assertThat(retryAfter).isBetween(1L, 720L);
-		assertThat(rejected.header("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
-		assertThat(rejected.header("Cache-Control")).hasValueSatisfying((value) -> assertThat(value).contains("no-store"));
+		assertThat(rejected.header("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(rejected.header("Cache-Control"))
+			.hasValueSatisfying((value) -> assertThat(value).contains("no-store"));
 		assertThat(rejected.rateLimit().get()).isEqualTo("anonymous-ip-default");
 		assertThat(rejected.remaining()).isZero();
 		assertThat(Reply.param(rejected.rateLimit(), "t")).isEqualTo(retryAfter);
 		assertThat(rejected.header("X-RateLimit-Remaining")).hasValue("0");
 		assertThat(rejected.header("X-Request-Id")).hasValue("behaviour-429");
 		JsonNode body = rejected.json();
-		assertThat(body.get("type").asString()).isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded");
+		assertThat(body.get("type").asString())
+			.isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded");
 		assertThat(body.get("status").asInt()).isEqualTo(429);
 		assertThat(body.get("code").asString()).isEqualTo("rate_limit_exceeded");
 		assertThat(body.get("scope").asString()).isEqualTo("ip");
@@ -165,7 +172,8 @@ abstract class RateLimitBehaviourTests {
 
 	@Test
 	void rejectsWhenOrgQuotaIsSpentWithoutDrainingTheUserBucket() {
-		// olga and oscar are premium users of drain-org: 4 requests an hour each, 2 reports an hour for the org
+		// olga and oscar are premium users of drain-org: 4 requests an hour each, 2
+		// reports an hour for the org
 		Client olga = newClient("X-API-Key", "drain-key-olga");
 		Client oscar = newClient("X-API-Key", "drain-key-oscar");
 		Reply before = oscar.get("/api/hello");
@@ -237,8 +245,10 @@ abstract class RateLimitBehaviourTests {
 	@Test
 	void forwardedForFromATrustedPeerNamesTheClient() {
 		String client = nextAddress();
-		// the trusted hop at the right end is skipped: the first untrusted address is the client
-		Client viaTwoProxies = new Client(app().port(), client, new String[] { "X-Forwarded-For", client + ", 127.0.0.1" });
+		// the trusted hop at the right end is skipped: the first untrusted address is the
+		// client
+		Client viaTwoProxies = new Client(app().port(), client,
+				new String[] { "X-Forwarded-For", client + ", 127.0.0.1" });
 		viaTwoProxies.spend("/api/hello", 5);
 		Reply rejected = newClientAt(client).get("/api/hello");
 		assertThat(rejected.status()).isEqualTo(429);
@@ -258,7 +268,8 @@ abstract class RateLimitBehaviourTests {
 
 	@Test
 	void headIsChargedAsTheGetItIsServedAs() {
-		// the handler is mapped to GET and annotated group export, cost 5: its HEAD runs it too
+		// the handler is mapped to GET and annotated group export, cost 5: its HEAD runs
+		// it too
 		Client client = newClient();
 		Reply head = client.head("/api/annotated/export");
 		assertThat(head.status()).isEqualTo(200);
@@ -303,8 +314,8 @@ abstract class RateLimitBehaviourTests {
 	void blockedTierIsForbiddenWithTierNotAllowed() {
 		Reply reply = newClient().get("/api/admin/stats");
 		assertThat(reply.status()).isEqualTo(403);
-		assertThat(reply.header("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(reply.header("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(reply.header("Cache-Control")).hasValueSatisfying((value) -> assertThat(value).contains("no-store"));
 		assertThat(reply.header("Retry-After")).isEmpty();
 		JsonNode body = reply.json();
@@ -323,15 +334,16 @@ abstract class RateLimitBehaviourTests {
 	void malformedHeadersNeverCauseAServerError() {
 		List<String> evil = List.of("X-Forwarded-For: not-an-ip, , ::::, 999.1.1.1, [::1]:x",
 				"X-Forwarded-For: " + "1.2.3.4, ".repeat(500) + "5.6.7.8", "X-Forwarded-For: \u0000\u0000",
-				"Forwarded: for=\"[::1\";;;proto=,for=", "Forwarded: for=unknown, for=_hidden, for=\"[2001:db8::1]:80\"",
-				"X-API-Key: " + "x".repeat(6000), "X-API-Key: ", "X-API-Key: \u00ff\u00fe",
-				"X-Request-Id: abc\u00e9\u0001def", "X-Request-Id: " + "r".repeat(4000),
-				"Authorization: Bearer \u00ff\u00fe", "Authorization: Basic !!!not-base64!!!",
-				"Authorization: Basic " + base64("no-colon"), "Authorization: ApiKey \u0000");
+				"Forwarded: for=\"[::1\";;;proto=,for=",
+				"Forwarded: for=unknown, for=_hidden, for=\"[2001:db8::1]:80\"", "X-API-Key: " + "x".repeat(6000),
+				"X-API-Key: ", "X-API-Key: \u00ff\u00fe", "X-Request-Id: abc\u00e9\u0001def",
+				"X-Request-Id: " + "r".repeat(4000), "Authorization: Bearer \u00ff\u00fe",
+				"Authorization: Basic !!!not-base64!!!", "Authorization: Basic " + base64("no-colon"),
+				"Authorization: ApiKey \u0000");
 		for (String from : List.of("127.0.0.1", "127.0.0.2")) {
 			for (String header : evil) {
-				Reply reply = rawFrom(from, "GET /api/hello HTTP/1.1\r\nHost: localhost\r\n" + header
-						+ "\r\nConnection: close\r\n\r\n");
+				Reply reply = rawFrom(from,
+						"GET /api/hello HTTP/1.1\r\nHost: localhost\r\n" + header + "\r\nConnection: close\r\n\r\n");
 				assertThat(reply.status()).as("from %s: %s -> %s", from, header, reply).isBetween(200, 499);
 			}
 		}
@@ -353,8 +365,7 @@ abstract class RateLimitBehaviourTests {
 	@Test
 	void springSecurityUserIsLimitedAsThatUserAndTier() {
 		BehaviourUsers paula = BehaviourUsers.PAULA;
-		Client client = newClient("Authorization",
-				"Basic " + base64(paula.username() + ":" + paula.password()));
+		Client client = newClient("Authorization", "Basic " + base64(paula.username() + ":" + paula.password()));
 		Reply first = client.get("/api/whoami");
 		assertThat(first.status()).as("%s", first).isEqualTo(200);
 		assertThat(first.body()).isEqualTo("paula");
@@ -382,7 +393,8 @@ abstract class RateLimitBehaviourTests {
 		Reply reply = newClient().get("/api/thread");
 		assertThat(reply.status()).isEqualTo(200);
 		assertThat(reply.hasRateLimitHeaders()).isTrue();
-		// Lettuce's I/O threads, and the JDK's timer thread that completes a timed-out decision
+		// Lettuce's I/O threads, and the JDK's timer thread that completes a timed-out
+		// decision
 		assertThat(reply.body()).doesNotContainIgnoringCase("lettuce").doesNotContain("CompletableFuture");
 	}
 
@@ -395,7 +407,8 @@ abstract class RateLimitBehaviourTests {
 		}
 		Reply reply = client.get("/api/burst");
 		assertThat(reply.status()).as("%s", reply).isEqualTo(200);
-		// each abandoned request may or may not have been decided before the hang-up; none took more than its token
+		// each abandoned request may or may not have been decided before the hang-up;
+		// none took more than its token
 		assertThat(reply.remaining()).isBetween(50L - 21, 50L - 1);
 		assertThat(newClient().get("/api/hello").remaining()).isEqualTo(4);
 	}
@@ -417,8 +430,8 @@ abstract class RateLimitBehaviourTests {
 					"store-down");
 			assertThat(reply.status()).as("%s", reply).isEqualTo(503);
 			assertThat(reply.header("Retry-After")).hasValue("1");
-			assertThat(reply.header("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("application/problem+json"));
+			assertThat(reply.header("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 			JsonNode body = reply.json();
 			assertThat(body.get("code").asString()).isEqualTo("rate_limiter_unavailable");
 			assertThat(body.get("request_id").asString()).isEqualTo("store-down");
@@ -439,14 +452,16 @@ abstract class RateLimitBehaviourTests {
 
 	@Test
 	void admitsExactlyTheLimitUnderConcurrentRequests() {
-		// warm up (JIT, threads, connections) on other clients' budgets, so the report compares stacks, not cold starts
+		// warm up (JIT, threads, connections) on other clients' budgets, so the report
+		// compares stacks, not cold starts
 		for (int i = 0; i < 3; i++) {
 			ConcurrentLoad.run(app().port(), 200, "/api/burst", nextAddress());
 		}
 		ConcurrentLoad load = ConcurrentLoad.run(app().port(), 200, "/api/burst", nextAddress());
 		System.out.println(load.report(this.stack + "/" + this.storage));
 		assertThat(load.statuses()).containsOnly(entry(200, 50L), entry(429, 150L));
-		// a very generous bound: latency is measured by the benchmarks, this only catches a hang
+		// a very generous bound: latency is measured by the benchmarks, this only catches
+		// a hang
 		assertThat(load.p99Millis()).isLessThan(10_000);
 	}
 
@@ -462,7 +477,9 @@ abstract class RateLimitBehaviourTests {
 		return BehaviourApp.start(this.stack, properties, DownStore.class);
 	}
 
-	/** A new caller with an address of its own, forwarded by the trusted loopback proxy. */
+	/**
+	 * A new caller with an address of its own, forwarded by the trusted loopback proxy.
+	 */
 	protected final Client newClient(String... headers) {
 		return newClientAt(nextAddress(), headers);
 	}

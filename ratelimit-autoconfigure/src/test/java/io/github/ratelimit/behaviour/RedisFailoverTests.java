@@ -22,22 +22,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * A Redis master crashes ({@code SIGKILL}) while clients keep calling, and its replica takes over: in a
- * Redis Cluster, or promoted by a Sentinel.
- * The app keeps the defaults but for the failure mode under test: requests whose buckets the crashed master
- * held get the failure mode (admitted with {@code open}, 503 with {@code closed}), the others are decided as
- * usual, none gets a 500 or hangs; and once the replica is master, the starter's client finds it and
- * enforcement resumes on the promoted replica with what the master had counted.
+ * A Redis master crashes ({@code SIGKILL}) while clients keep calling, and its replica
+ * takes over: in a Redis Cluster, or promoted by a Sentinel. The app keeps the defaults
+ * but for the failure mode under test: requests whose buckets the crashed master held get
+ * the failure mode (admitted with {@code open}, 503 with {@code closed}), the others are
+ * decided as usual, none gets a 500 or hangs; and once the replica is master, the
+ * starter's client finds it and enforcement resumes on the promoted replica with what the
+ * master had counted.
  */
 class RedisFailoverTests {
 
 	/**
-	 * What any request may take while a master is lost: a killed master's connection fails at once, a
-	 * silent one after the timeout (1 s); and a loaded machine's margin.
+	 * What any request may take while a master is lost: a killed master's connection
+	 * fails at once, a silent one after the timeout (1 s); and a loaded machine's margin.
 	 */
 	private static final Duration SLOWEST_ANSWER = Duration.ofMillis(2500);
 
-	/** How soon after the replica took over decisions must be enforced again (DESIGN.md: within 5 s). */
+	/**
+	 * How soon after the replica took over decisions must be enforced again (DESIGN.md:
+	 * within 5 s).
+	 */
 	private static final Duration ENFORCED_AGAIN_WITHIN = Duration.ofSeconds(5);
 
 	@BeforeAll
@@ -59,7 +63,8 @@ class RedisFailoverTests {
 			properties.put("ratelimit.storage.redis.strategy", strategy);
 			properties.put("ratelimit.storage.failure-mode", failureMode);
 			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
-				// a caller whose bucket the master about to crash holds: 5 an hour, one spent
+				// a caller whose bucket the master about to crash holds: 5 an hour, one
+				// spent
 				String victim = Traffic.nextAddress();
 				Reply first = Traffic.hello(app, victim);
 				assertThat(first.status()).as("%s", first).isEqualTo(200);
@@ -83,7 +88,8 @@ class RedisFailoverTests {
 				assertThat(traffic.slowest()).as("slowest answer during the failover").isLessThan(SLOWEST_ANSWER);
 				assertThat(enforcedAfter).as("enforcement resumed after the replica took over")
 					.isLessThan(ENFORCED_AGAIN_WITHIN);
-				// the promoted replica had what the master counted: 5 an hour, one spent before, one now
+				// the promoted replica had what the master counted: 5 an hour, one spent
+				// before, one now
 				assertThat(enforced.remaining()).as("%s", enforced).isEqualTo(3);
 				for (int i = 0; i < 3; i++) {
 					assertThat(Traffic.hello(app, victim).status()).isEqualTo(200);
@@ -104,7 +110,8 @@ class RedisFailoverTests {
 			Servers start() {
 				RedisClusterProcess cluster = RedisClusterProcess.startWithReplicas();
 				return new Servers(Map.of("spring.data.redis.cluster.nodes", cluster.nodes()), (prefix) -> {
-					// the victim's own bucket, not the per-address backstop every caller shares
+					// the victim's own bucket, not the per-address backstop every caller
+					// shares
 					String victimKey = cluster.keys(prefix + "*")
 						.stream()
 						.filter((key) -> !key.contains("backstop"))
@@ -116,14 +123,19 @@ class RedisFailoverTests {
 
 		},
 
-		/** A master, its replica and a Sentinel: the master crashes, the Sentinel promotes the replica. */
+		/**
+		 * A master, its replica and a Sentinel: the master crashes, the Sentinel promotes
+		 * the replica.
+		 */
 		SENTINEL {
 
 			@Override
 			Servers start() {
 				RedisSentinelProcess sentinel = RedisSentinelProcess.start();
-				return new Servers(Map.of("spring.data.redis.sentinel.master", RedisSentinelProcess.MASTER_NAME,
-						"spring.data.redis.sentinel.nodes", sentinel.nodes()), (prefix) -> sentinel.failOver(), sentinel);
+				return new Servers(
+						Map.of("spring.data.redis.sentinel.master", RedisSentinelProcess.MASTER_NAME,
+								"spring.data.redis.sentinel.nodes", sentinel.nodes()),
+						(prefix) -> sentinel.failOver(), sentinel);
 			}
 
 		};
@@ -133,8 +145,8 @@ class RedisFailoverTests {
 	}
 
 	/**
-	 * Running servers: the properties that point an app at them, and how to crash the master of the keys
-	 * under a prefix and wait until its replica is in charge.
+	 * Running servers: the properties that point an app at them, and how to crash the
+	 * master of the keys under a prefix and wait until its replica is in charge.
 	 */
 	record Servers(Map<String, String> properties, Function<String, Duration> failOverMasterOfKeysUnder,
 			AutoCloseable processes) implements AutoCloseable {
@@ -150,7 +162,10 @@ class RedisFailoverTests {
 
 	}
 
-	/** The victim's first answer decided by Redis again: with limit headers, not the failure mode. */
+	/**
+	 * The victim's first answer decided by Redis again: with limit headers, not the
+	 * failure mode.
+	 */
 	private static Reply awaitEnforced(BehaviourApp app, String victim, String failureMode) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (true) {

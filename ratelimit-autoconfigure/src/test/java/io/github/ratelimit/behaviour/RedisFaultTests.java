@@ -31,14 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * Over HTTP, with the defaults but for the failure mode under test: the app's Redis is stopped mid-run
- * and restarted on the same port, paused ({@code CLIENT PAUSE}), or full ({@code maxmemory} with
- * {@code noeviction}), while clients keep calling. Requests get the configured failure mode (open:
- * admitted without limits; closed: 503; local: per-instance limits), never a 500, within the documented
- * bounds (a paused Redis: about {@code storage.timeout}, 1 s; stopped or full: at once); once the circuit
- * breaker is open none but its probes waits for Redis; the failure is loud (a WARN naming the cause, and
- * the health component {@code DEGRADED}); and enforcement by Redis resumes within 5 s of Redis answering
- * again. A server that answers garbage or nothing at all gets the failure mode the same way.
+ * Over HTTP, with the defaults but for the failure mode under test: the app's Redis is
+ * stopped mid-run and restarted on the same port, paused ({@code CLIENT PAUSE}), or full
+ * ({@code maxmemory} with {@code noeviction}), while clients keep calling. Requests get
+ * the configured failure mode (open: admitted without limits; closed: 503; local:
+ * per-instance limits), never a 500, within the documented bounds (a paused Redis: about
+ * {@code storage.timeout}, 1 s; stopped or full: at once); once the circuit breaker is
+ * open none but its probes waits for Redis; the failure is loud (a WARN naming the cause,
+ * and the health component {@code DEGRADED}); and enforcement by Redis resumes within 5 s
+ * of Redis answering again. A server that answers garbage or nothing at all gets the
+ * failure mode the same way.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisFaultTests {
@@ -46,15 +48,21 @@ class RedisFaultTests {
 	/** The breaker open, a request waits for nothing: a loaded machine's margin. */
 	private static final Duration SLOWEST_ANSWER_WHILE_OPEN = Duration.ofMillis(500);
 
-	/** Redis silent: a request waits for the default timeout (1 s) at most, plus a loaded machine's margin. */
+	/**
+	 * Redis silent: a request waits for the default timeout (1 s) at most, plus a loaded
+	 * machine's margin.
+	 */
 	private static final Duration SLOWEST_ANSWER = Duration.ofMillis(2500);
 
-	/** Redis stopped or refusing: a request waits for nothing, the breaker's probes included. */
+	/**
+	 * Redis stopped or refusing: a request waits for nothing, the breaker's probes
+	 * included.
+	 */
 	private static final Duration SLOWEST_ANSWER_AT_ONCE = Duration.ofSeconds(1);
 
 	/**
-	 * Answers slower than {@link #SLOWEST_ANSWER_WHILE_OPEN} allowed while the breaker is open: its probes
-	 * (one a second) may wait for a silent Redis during a fault.
+	 * Answers slower than {@link #SLOWEST_ANSWER_WHILE_OPEN} allowed while the breaker is
+	 * open: its probes (one a second) may wait for a silent Redis during a fault.
 	 */
 	private static final long PROBES = 6;
 
@@ -83,7 +91,8 @@ class RedisFaultTests {
 			try (BehaviourApp app = BehaviourApp.start(stack, properties).awaitStoreConnected()) {
 				RedisRateLimitStore<?> store = app.context().getBean(RedisRateLimitStore.class);
 				MeterRegistry meters = app.context().getBean(MeterRegistry.class);
-				assertThat(Traffic.hello(app, Traffic.nextAddress()).header("RateLimit")).as("decided by Redis").isPresent();
+				assertThat(Traffic.hello(app, Traffic.nextAddress()).header("RateLimit")).as("decided by Redis")
+					.isPresent();
 
 				Traffic traffic = Traffic.start(app, () -> store.circuitBreaker().state() == CircuitBreaker.State.OPEN);
 				double errorsBefore = storeErrors(meters);
@@ -99,7 +108,8 @@ class RedisFaultTests {
 						failureMode, enforcedAfter.toMillis(), traffic);
 				assertThat(traffic.serverErrors()).as("server errors").isEmpty();
 				assertThat(storeErrors(meters) - errorsBefore).as("decisions that got the failure mode").isPositive();
-				// only these (the closed mode may answer every request 503 when Redis goes before the first one)
+				// only these (the closed mode may answer every request 503 when Redis
+				// goes before the first one)
 				assertThat(traffic.statuses().keySet())
 					.isSubsetOf((failureMode == FailureMode.CLOSED) ? Set.of(200, 503) : Set.of(200));
 				assertThat(traffic.whileOpen()).as("requests while the breaker was open").isPositive();
@@ -153,16 +163,21 @@ class RedisFaultTests {
 		return Http.send(app.port(), "GET", "/actuator/health").json().get("components").get("rateLimit");
 	}
 
-	/** A WARN that names the cause and what the failure mode did, and health DEGRADED with the cause. */
+	/**
+	 * A WARN that names the cause and what the failure mode did, and health DEGRADED with
+	 * the cause.
+	 */
 	private static void assertLoud(FailureMode failureMode, List<String> causes, JsonNode health,
 			CapturedOutput output) {
-		assertThat(output.getOut().lines()
+		assertThat(output.getOut()
+			.lines()
 			.filter((line) -> line.contains("WARN") && line.contains("Rate-limit store failed")
 					&& causes.stream().anyMatch(line::contains)
 					&& line.contains("failure mode " + failureMode.name().toLowerCase()))
 			.count()).as("WARN lines naming one of %s", causes).isPositive();
 		assertThat(health.get("status").asString()).isEqualTo("DEGRADED");
-		assertThat(health.get("details").get("lastFailure").get("message").asString()).containsAnyOf(causes.toArray(String[]::new));
+		assertThat(health.get("details").get("lastFailure").get("message").asString())
+			.containsAnyOf(causes.toArray(String[]::new));
 		assertThat(health.get("details").get("failureModeDecisions").asLong()).isPositive();
 	}
 
@@ -190,8 +205,8 @@ class RedisFaultTests {
 	}
 
 	/**
-	 * Waits for the first request decided by Redis again (the store's error count stands still across it),
-	 * and answers how long after {@code back} it came.
+	 * Waits for the first request decided by Redis again (the store's error count stands
+	 * still across it), and answers how long after {@code back} it came.
 	 */
 	private static Duration awaitDecidedByRedis(BehaviourApp app, MeterRegistry meters, long back) {
 		long deadline = back + TimeUnit.SECONDS.toNanos(30);
@@ -208,12 +223,19 @@ class RedisFaultTests {
 	}
 
 	private static double storeErrors(MeterRegistry meters) {
-		return meters.find("ratelimit.store.errors").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+		return meters.find("ratelimit.store.errors")
+			.functionCounters()
+			.stream()
+			.mapToDouble(FunctionCounter::count)
+			.sum();
 	}
 
 	enum Fault {
 
-		/** The server stops (its data gone) and, a moment later, starts again on the same port. */
+		/**
+		 * The server stops (its data gone) and, a moment later, starts again on the same
+		 * port.
+		 */
 		STOPPED(false, "Not connected") {
 
 			@Override
@@ -230,7 +252,10 @@ class RedisFaultTests {
 
 		},
 
-		/** The server stops answering every client for {@link #PAUSE} ({@code CLIENT PAUSE ... ALL}). */
+		/**
+		 * The server stops answering every client for {@link #PAUSE}
+		 * ({@code CLIENT PAUSE ... ALL}).
+		 */
 		PAUSED(true, "answered nothing for 1000 ms") {
 
 			@Override
@@ -253,8 +278,8 @@ class RedisFaultTests {
 		},
 
 		/**
-		 * The server is full for {@link #PAUSE}: {@code maxmemory} below what it holds, evicting nothing, so
-		 * it refuses every write with an {@code OOM} error.
+		 * The server is full for {@link #PAUSE}: {@code maxmemory} below what it holds,
+		 * evicting nothing, so it refuses every write with an {@code OOM} error.
 		 */
 		FULL(false, "OOM command not allowed") {
 
@@ -279,7 +304,10 @@ class RedisFaultTests {
 
 		};
 
-		/** Whether Redis is silent (requests wait for the timeout) rather than refusing at once. */
+		/**
+		 * Whether Redis is silent (requests wait for the timeout) rather than refusing at
+		 * once.
+		 */
 		final boolean silent;
 
 		/** What the WARN line and the health details say: one of these. */
@@ -290,7 +318,9 @@ class RedisFaultTests {
 			this.causes = List.of(causes);
 		}
 
-		/** Starts the fault; answers when it is due to end ({@link System#nanoTime()}). */
+		/**
+		 * Starts the fault; answers when it is due to end ({@link System#nanoTime()}).
+		 */
 		abstract long begin(RedisServerProcess redis);
 
 		/** Waits until the fault has ended and Redis answers again. */

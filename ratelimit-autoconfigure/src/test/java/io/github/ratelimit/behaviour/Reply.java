@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * An HTTP response as the tests read it, whether it came through {@code java.net.http} or a raw socket.
+ * An HTTP response as the tests read it, whether it came through {@code java.net.http} or
+ * a raw socket.
  *
  * @param status the status code
  * @param headers the header fields by lower-case name, every field line in order
@@ -33,10 +34,14 @@ record Reply(int status, Map<String, List<String>> headers, String body) {
 	boolean hasRateLimitHeaders() {
 		return this.headers.keySet()
 			.stream()
-			.anyMatch((name) -> name.startsWith("ratelimit") || name.startsWith("x-ratelimit") || name.equals("retry-after"));
+			.anyMatch((name) -> name.startsWith("ratelimit") || name.startsWith("x-ratelimit")
+					|| name.equals("retry-after"));
 	}
 
-	/** {@code RateLimit}, parsed by an independent structured-field parser: one member, the binding policy. */
+	/**
+	 * {@code RateLimit}, parsed by an independent structured-field parser: one member,
+	 * the binding policy.
+	 */
 	ListElement<?> rateLimit() {
 		OuterList list = Parser.parseList(header("RateLimit").orElseThrow());
 		if (list.get().size() != 1) {
@@ -45,7 +50,9 @@ record Reply(int status, Map<String, List<String>> headers, String body) {
 		return list.get().get(0);
 	}
 
-	/** Every member of {@code RateLimit}: the binding policy, then any a warning names. */
+	/**
+	 * Every member of {@code RateLimit}: the binding policy, then any a warning names.
+	 */
 	List<ListElement<?>> rateLimitMembers() {
 		return Parser.parseList(header("RateLimit").orElseThrow()).get();
 	}

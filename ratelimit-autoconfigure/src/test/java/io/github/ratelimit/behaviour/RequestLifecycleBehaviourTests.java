@@ -25,10 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The request lifecycle over real HTTP, the same on both stacks: what an admitted request holds (concurrency
- * permits, a waiting slot) comes back however the request ends, and waiting for tokens ({@code max-wait})
- * admits late rather than refusing. Each test has a server of its own ({@link LifecycleServer}); the store's
- * permits are counted, and every test that ends a request a new way then proves with real requests that all
+ * The request lifecycle over real HTTP, the same on both stacks: what an admitted request
+ * holds (concurrency permits, a waiting slot) comes back however the request ends, and
+ * waiting for tokens ({@code max-wait}) admits late rather than refusing. Each test has a
+ * server of its own ({@link LifecycleServer}); the store's permits are counted, and every
+ * test that ends a request a new way then proves with real requests that all
  * {@value LifecycleServer#PERMITS} permits are free again.
  */
 abstract class RequestLifecycleBehaviourTests {
@@ -126,7 +127,8 @@ abstract class RequestLifecycleBehaviourTests {
 		LifecycleServer server = server();
 		long start = System.nanoTime();
 		assertThat(get("/wait/ok").status()).isEqualTo(200);
-		// the bucket holds 1 and refills 1 a second: these wait about 1 s and 2 s, within the 2.1 s bound
+		// the bucket holds 1 and refills 1 a second: these wait about 1 s and 2 s, within
+		// the 2.1 s bound
 		CompletableFuture<Long> second = getAsync("/wait/ok", start);
 		CompletableFuture<Long> third = getAsync("/wait/ok", start);
 		await().pollInterval(Duration.ofMillis(5)).until(() -> server.limiter().waiting() == 2);
@@ -135,7 +137,8 @@ abstract class RequestLifecycleBehaviourTests {
 		assertThat(get("/wait/ok").status()).isEqualTo(429);
 		assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).as("the refused request did not wait")
 			.isLessThan(LifecycleServer.MAX_WAIT.dividedBy(2));
-		// either may be decided first; lower bounds only: a slow machine makes them longer, never shorter
+		// either may be decided first; lower bounds only: a slow machine makes them
+		// longer, never shorter
 		long sooner = Math.min(second.join(), third.join());
 		long later = Math.max(second.join(), third.join());
 		assertThat(Duration.ofNanos(sooner)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
@@ -160,8 +163,8 @@ abstract class RequestLifecycleBehaviourTests {
 	}
 
 	/**
-	 * Proves that exactly {@value LifecycleServer#PERMITS} permits are free: that many requests are admitted
-	 * at once and held in the handler, and one more is refused.
+	 * Proves that exactly {@value LifecycleServer#PERMITS} permits are free: that many
+	 * requests are admitted at once and held in the handler, and one more is refused.
 	 */
 	protected void assertAllPermitsFree() {
 		LifecycleServer server = server();
@@ -199,7 +202,9 @@ abstract class RequestLifecycleBehaviourTests {
 		return "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
 	}
 
-	/** Sends a request, reads the status line of its response, and hangs up with a reset. */
+	/**
+	 * Sends a request, reads the status line of its response, and hangs up with a reset.
+	 */
 	protected int abortAfterStatusLine(String path) {
 		try (Socket socket = connect(path)) {
 			String statusLine = statusLine(socket.getInputStream());
@@ -210,7 +215,9 @@ abstract class RequestLifecycleBehaviourTests {
 		}
 	}
 
-	/** Sends a request and hangs up with a reset after {@code millis}, whatever came back. */
+	/**
+	 * Sends a request and hangs up with a reset after {@code millis}, whatever came back.
+	 */
 	protected int abortAfter(String path, long millis) {
 		try (Socket socket = connect(path)) {
 			TimeUnit.MILLISECONDS.sleep(millis);
@@ -226,7 +233,8 @@ abstract class RequestLifecycleBehaviourTests {
 	}
 
 	/**
-	 * Sends a request and leaves the connection open: closing the socket hangs up with a reset.
+	 * Sends a request and leaves the connection open: closing the socket hangs up with a
+	 * reset.
 	 * @param path the path
 	 * @return the connection
 	 */
@@ -242,7 +250,8 @@ abstract class RequestLifecycleBehaviourTests {
 	private Socket connect(String path) throws IOException {
 		Socket socket = new Socket(InetAddress.getLoopbackAddress(), server().port());
 		socket.setSoTimeout(30_000);
-		// closing sends a reset: the client is gone at once, as a browser tab that was closed
+		// closing sends a reset: the client is gone at once, as a browser tab that was
+		// closed
 		socket.setSoLinger(true, 0);
 		socket.getOutputStream().write(request(path).getBytes(StandardCharsets.ISO_8859_1));
 		socket.getOutputStream().flush();

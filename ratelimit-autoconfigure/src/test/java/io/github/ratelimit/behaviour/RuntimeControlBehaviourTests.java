@@ -18,9 +18,10 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runtime control over real HTTP, the same on each web stack and store: allow and deny lists, automatic
- * bans, and overrides, rules and bans driven through the {@code ratelimits} Actuator endpoint. Clients
- * speak through the trusted proxy 127.0.0.1 with addresses of their own; 127.0.0.2 is an untrusted peer.
+ * Runtime control over real HTTP, the same on each web stack and store: allow and deny
+ * lists, automatic bans, and overrides, rules and bans driven through the
+ * {@code ratelimits} Actuator endpoint. Clients speak through the trusted proxy 127.0.0.1
+ * with addresses of their own; 127.0.0.2 is an untrusted peer.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RuntimeControlBehaviourTests {
@@ -128,7 +129,8 @@ abstract class RuntimeControlBehaviourTests {
 		Reply raised = get("/api/hello", "X-Forwarded-For", address);
 		assertThat(raised.rateLimit().get()).isEqualTo("override-ip-default");
 		assertThat(raised.header("X-RateLimit-Limit")).contains("40");
-		// 2 of the 5 were left: the override keeps them, it does not hand out a fresh bucket of 40
+		// 2 of the 5 were left: the override keeps them, it does not hand out a fresh
+		// bucket of 40
 		assertThat(raised.remaining()).isEqualTo(1);
 		JsonNode identity = ops("GET", "/actuator/ratelimits/ip/" + address, null).json();
 		assertThat(identity.get("overrides").get("default").asString()).isEqualTo("40/1h");
@@ -153,7 +155,8 @@ abstract class RuntimeControlBehaviourTests {
 			.contains(body.get("reason").asString())
 			.endsWith("(for example: " + body.get("example").asString() + ")");
 		assertThat(ops("POST", "/actuator/ratelimits/overrides",
-				"{\"dimension\":\"planet\",\"id\":\"acme\",\"limit\":\"1/1m\"}").status()).isEqualTo(400);
+				"{\"dimension\":\"planet\",\"id\":\"acme\",\"limit\":\"1/1m\"}")
+			.status()).isEqualTo(400);
 		assertThat(ops("GET", "/actuator/ratelimits/org/acme", null).json().get("overrides").size()).isZero();
 	}
 
@@ -209,10 +212,10 @@ abstract class RuntimeControlBehaviourTests {
 				{ "POST", "/actuator/ratelimits/deny",
 						"{\"subject\":\"" + address + "\",\"expires\":\"+1000000000-12-31T23:59:59Z\"}", "expires",
 						"at most 3650 days ahead" },
-				{ "POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + address + "\",\"tier\":\"premium\"}",
-						"tier", "a deny rule takes no tier" },
-				{ "POST", "/actuator/ratelimits/allow", "{\"subject\":\"" + address + "\",\"tier\":\"gold\"}",
-						"tier", "unknown tier" },
+				{ "POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + address + "\",\"tier\":\"premium\"}", "tier",
+						"a deny rule takes no tier" },
+				{ "POST", "/actuator/ratelimits/allow", "{\"subject\":\"" + address + "\",\"tier\":\"gold\"}", "tier",
+						"unknown tier" },
 				{ "DELETE", "/actuator/ratelimits/overrides?dimension=ip&id=not-an-address", null, "id",
 						"is not an IP address" },
 				{ "DELETE", "/actuator/ratelimits/rules?subject=not-an-address", null, "subject",
@@ -240,11 +243,13 @@ abstract class RuntimeControlBehaviourTests {
 			.contains("\"id\":\"" + address + "\",\"group\":\"default\",\"limit\":\"40/1h\",\"expiresAt\":\""
 					+ expiresAt + "\"");
 		assertThat(get("/api/hello", "X-Forwarded-For", address).rateLimit().get()).isEqualTo("override-ip-default");
-		assertThat(ops("GET", "/actuator/ratelimits/rules", null).json().get("rules").toString()).isEqualTo(rulesBefore);
+		assertThat(ops("GET", "/actuator/ratelimits/rules", null).json().get("rules").toString())
+			.isEqualTo(rulesBefore);
 		// and later changes still apply
 		String later = nextAddress();
-		assertThat(ops("POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + later + "\",\"expires\":\"1h\"}")
-			.status()).isEqualTo(200);
+		assertThat(
+				ops("POST", "/actuator/ratelimits/deny", "{\"subject\":\"" + later + "\",\"expires\":\"1h\"}").status())
+			.isEqualTo(200);
 		assertThat(get("/api/hello", "X-Forwarded-For", later).status()).isEqualTo(403);
 		assertThat(ops("DELETE", "/actuator/ratelimits/rules?subject=" + later, null).status()).isEqualTo(200);
 	}
@@ -269,7 +274,8 @@ abstract class RuntimeControlBehaviourTests {
 		assertThat(lift.json().get("subject").asString()).isEqualTo("ip:" + net + ":/64");
 		Reply deleted = ops("DELETE", "/actuator/ratelimits/overrides?dimension=ip&id=" + net + ":9", null);
 		assertThat(deleted.json().get("deleted").asBoolean()).as("%s", deleted).isTrue();
-		assertThat(get("/api/hello", "X-Forwarded-For", net + ":2").rateLimit().get()).isEqualTo("anonymous-ip-default");
+		assertThat(get("/api/hello", "X-Forwarded-For", net + ":2").rateLimit().get())
+			.isEqualTo("anonymous-ip-default");
 	}
 
 	@Test
@@ -280,9 +286,12 @@ abstract class RuntimeControlBehaviourTests {
 		assertThat(set.status()).as("%s", set).isEqualTo(200);
 		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(403);
 		JsonNode rules = ops("GET", "/actuator/ratelimits/rules", null).json().get("rules");
-		assertThat(rules.toString()).contains("198.51.250.0/24").contains("\"source\":\"configuration\"")
-			.contains(address).contains("\"source\":\"runtime\"");
-		assertThat(ops("DELETE", "/actuator/ratelimits/rules?subject=" + address, null).json().get("deleted").asBoolean())
+		assertThat(rules.toString()).contains("198.51.250.0/24")
+			.contains("\"source\":\"configuration\"")
+			.contains(address)
+			.contains("\"source\":\"runtime\"");
+		assertThat(
+				ops("DELETE", "/actuator/ratelimits/rules?subject=" + address, null).json().get("deleted").asBoolean())
 			.isTrue();
 		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(200);
 	}
@@ -291,7 +300,8 @@ abstract class RuntimeControlBehaviourTests {
 	void theEndpointShowsThePolicyTable() {
 		JsonNode body = ops("GET", "/actuator/ratelimits", null).json();
 		assertThat(body.get("policies").get("anonymous").get("default").toString())
-			.contains("\"name\":\"anonymous-ip-default\"").contains("\"limit\":\"5/1h\"");
+			.contains("\"name\":\"anonymous-ip-default\"")
+			.contains("\"limit\":\"5/1h\"");
 		assertThat(body.get("refreshInterval").asString()).isEqualTo("PT1S");
 	}
 
@@ -342,7 +352,8 @@ abstract class RuntimeControlBehaviourTests {
 		return (counter != null) ? counter.count() : 0;
 	}
 
-	// a refusal's ban is recorded after its response on Redis: the next requests may still be refused
+	// a refusal's ban is recorded after its response on Redis: the next requests may
+	// still be refused
 	private Reply awaitStatus(int status, String address) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (true) {
@@ -373,7 +384,10 @@ abstract class RuntimeControlBehaviourTests {
 		return Http.send(app().port(), "GET", path, headers);
 	}
 
-	/** Client addresses from 198.51.240.0/24 on: apart from the other suites' and from the lists. */
+	/**
+	 * Client addresses from 198.51.240.0/24 on: apart from the other suites' and from the
+	 * lists.
+	 */
 	private static String nextAddress() {
 		int n = addresses.incrementAndGet();
 		return "198.51." + (240 + (n >> 8)) + "." + (n & 255);

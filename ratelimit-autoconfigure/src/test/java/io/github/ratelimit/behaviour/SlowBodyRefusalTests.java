@@ -11,8 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A refused request whose body is still coming must not hold a worker: the refusal says
- * {@code Connection: close}, so the server drops the connection instead of reading the rest of the body,
- * and clients that trickle bodies they were refused for cannot starve everyone else.
+ * {@code Connection: close}, so the server drops the connection instead of reading the
+ * rest of the body, and clients that trickle bodies they were refused for cannot starve
+ * everyone else.
  */
 abstract class SlowBodyRefusalTests {
 
@@ -28,7 +29,8 @@ abstract class SlowBodyRefusalTests {
 	@Test
 	void refusedSlowBodiesDoNotStarveOtherClients() throws Exception {
 		Map<String, String> properties = new LinkedHashMap<>(Storage.MEMORY.properties("slow-body"));
-		// few workers, so that a handful of slow clients would take them all (Tomcat; Netty has no such pool)
+		// few workers, so that a handful of slow clients would take them all (Tomcat;
+		// Netty has no such pool)
 		properties.put("server.tomcat.threads.max", "4");
 		try (BehaviourApp app = BehaviourApp.start(this.stack, properties)) {
 			String attacker = "198.51.100.66";
@@ -38,9 +40,10 @@ abstract class SlowBodyRefusalTests {
 			List<Http.SlowClient> slow = new ArrayList<>();
 			try {
 				for (int i = 0; i < SLOW_CLIENTS; i++) {
-					Http.SlowClient client = Http.slowBody(app.port(), "POST /api/hello HTTP/1.1\r\nHost: localhost\r\n"
-							+ "X-Forwarded-For: " + attacker + "\r\nContent-Type: application/octet-stream\r\n"
-							+ "Content-Length: 100000\r\n\r\n");
+					Http.SlowClient client = Http.slowBody(app.port(),
+							"POST /api/hello HTTP/1.1\r\nHost: localhost\r\n" + "X-Forwarded-For: " + attacker
+									+ "\r\nContent-Type: application/octet-stream\r\n"
+									+ "Content-Length: 100000\r\n\r\n");
 					slow.add(client);
 					assertThat(client.reply().status()).isEqualTo(429);
 					assertThat(client.reply().header("Connection")).hasValue("close");

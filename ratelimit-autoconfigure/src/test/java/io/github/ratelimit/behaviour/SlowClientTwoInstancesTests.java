@@ -25,11 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * A slow moment is not an outage, over HTTP with the default settings: two instances share one healthy
- * Redis, but each reads every answer of Redis {@link #READ_DELAY} late (the application's Lettuce
- * {@link ClientResources} hold every read, as a starved machine would), and ten requests of one org
- * arrive at once against its 6/week quota. Exactly six are admitted, and none gets the failure mode.
- * (With the former 50 ms silence, every one of them was.)
+ * A slow moment is not an outage, over HTTP with the default settings: two instances
+ * share one healthy Redis, but each reads every answer of Redis {@link #READ_DELAY} late
+ * (the application's Lettuce {@link ClientResources} hold every read, as a starved
+ * machine would), and ten requests of one org arrive at once against its 6/week quota.
+ * Exactly six are admitted, and none gets the failure mode. (With the former 50 ms
+ * silence, every one of them was.)
  */
 class SlowClientTwoInstancesTests {
 
@@ -50,11 +51,13 @@ class SlowClientTwoInstancesTests {
 		properties.put("ratelimit.tiers.slow.org.burst", "6/week");
 		try (BehaviourApp first = BehaviourApp.start(stack, properties, LateReads.class).awaitStoreConnected();
 				BehaviourApp second = BehaviourApp.start(stack, properties, LateReads.class).awaitStoreConnected()) {
-			ConcurrentLoad load = ConcurrentLoad.run(REQUESTS, (i) -> () -> Http
-				.send(((i % 2 == 0) ? first : second).port(), "GET", "/api/burst", "X-Forwarded-For",
-						"198.51.100." + (100 + i), "X-API-Key", "slow-key-" + i)
-				.status());
-			System.out.println(load.report(stack + " two instances reading Redis " + READ_DELAY.toMillis() + " ms late"));
+			ConcurrentLoad load = ConcurrentLoad.run(REQUESTS,
+					(i) -> () -> Http
+						.send(((i % 2 == 0) ? first : second).port(), "GET", "/api/burst", "X-Forwarded-For",
+								"198.51.100." + (100 + i), "X-API-Key", "slow-key-" + i)
+						.status());
+			System.out
+				.println(load.report(stack + " two instances reading Redis " + READ_DELAY.toMillis() + " ms late"));
 			assertThat(load.statuses()).containsOnly(entry(200, 6L), entry(429, (long) REQUESTS - 6));
 			for (BehaviourApp app : new BehaviourApp[] { first, second }) {
 				assertThat(storeErrors(app)).as("decisions that got the failure mode").isZero();
@@ -74,7 +77,10 @@ class SlowClientTwoInstancesTests {
 			.sum();
 	}
 
-	/** The application's Lettuce resources, which the starter's client shares: every read arrives late. */
+	/**
+	 * The application's Lettuce resources, which the starter's client shares: every read
+	 * arrives late.
+	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class LateReads {
 
@@ -97,7 +103,8 @@ class SlowClientTwoInstancesTests {
 
 		@Override
 		public void channelRead(ChannelHandlerContext context, Object message) {
-			context.executor().schedule(() -> context.fireChannelRead(message), READ_DELAY.toNanos(), TimeUnit.NANOSECONDS);
+			context.executor()
+				.schedule(() -> context.fireChannelRead(message), READ_DELAY.toNanos(), TimeUnit.NANOSECONDS);
 		}
 
 		@Override

@@ -13,16 +13,22 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * Where the behavioural apps keep their buckets: in memory, or in a real Redis of some topology with one of
- * the two strategies, configured as a user configures it ({@code spring.data.redis.*}), under a key prefix
- * of the app's own.
+ * Where the behavioural apps keep their buckets: in memory, or in a real Redis of some
+ * topology with one of the two strategies, configured as a user configures it
+ * ({@code spring.data.redis.*}), under a key prefix of the app's own.
  */
 enum Storage {
 
-	/** Buckets in memory; Spring Data Redis points at a port nothing listens on, so nothing reaches a Redis. */
+	/**
+	 * Buckets in memory; Spring Data Redis points at a port nothing listens on, so
+	 * nothing reaches a Redis.
+	 */
 	MEMORY(null, null),
 
-	/** The tests' standalone Redis ({@link RedisTestServer}), the default strategy (the script). */
+	/**
+	 * The tests' standalone Redis ({@link RedisTestServer}), the default strategy (the
+	 * script).
+	 */
 	REDIS(Topology.STANDALONE, null),
 
 	REDIS_BUCKET4J(Topology.STANDALONE, "bucket4j"),
@@ -32,7 +38,10 @@ enum Storage {
 
 	REDIS_CLUSTER_BUCKET4J(Topology.CLUSTER, "bucket4j"),
 
-	/** A master with a replica, found through a Redis Sentinel ({@link RedisSentinelProcess#shared()}). */
+	/**
+	 * A master with a replica, found through a Redis Sentinel
+	 * ({@link RedisSentinelProcess#shared()}).
+	 */
 	REDIS_SENTINEL(Topology.SENTINEL, null),
 
 	REDIS_SENTINEL_BUCKET4J(Topology.SENTINEL, "bucket4j");
@@ -48,7 +57,8 @@ enum Storage {
 
 	/**
 	 * The properties of an app on this storage.
-	 * @param keyPrefix a readable part of the key prefix (Redis only), such as the test class's name
+	 * @param keyPrefix a readable part of the key prefix (Redis only), such as the test
+	 * class's name
 	 * @return the properties
 	 */
 	Map<String, String> properties(String keyPrefix) {
@@ -68,7 +78,8 @@ enum Storage {
 	}
 
 	/**
-	 * The properties of an app on this storage whose Redis never answers: nothing listens where it points.
+	 * The properties of an app on this storage whose Redis never answers: nothing listens
+	 * where it points.
 	 * @param keyPrefix as for {@link #properties(String)}
 	 * @return the properties
 	 */
@@ -132,7 +143,9 @@ enum Storage {
 
 		abstract Map<String, String> unreachable();
 
-		/** Skips the test, saying why, where the test support cannot start these servers. */
+		/**
+		 * Skips the test, saying why, where the test support cannot start these servers.
+		 */
 		private static void requireRedisServer() {
 			assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH (apt-get install redis-server)")
 				.isTrue();

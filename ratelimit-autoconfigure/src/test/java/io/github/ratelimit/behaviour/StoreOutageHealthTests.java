@@ -16,9 +16,10 @@ import io.github.ratelimit.test.redis.RedisServerProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * During a Redis outage (nothing listening, or a server that hangs) the application stays in its load balancer: the rate-limit component of
- * {@code /actuator/health} is DEGRADED and says what requests get, the aggregate stays UP (200), and
- * requests get the failure mode, never a 500.
+ * During a Redis outage (nothing listening, or a server that hangs) the application stays
+ * in its load balancer: the rate-limit component of {@code /actuator/health} is DEGRADED
+ * and says what requests get, the aggregate stays UP (200), and requests get the failure
+ * mode, never a 500.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StoreOutageHealthTests {
@@ -38,14 +39,16 @@ class StoreOutageHealthTests {
 			assertThat(component.get("status").asString()).isEqualTo("DEGRADED");
 			assertThat(component.get("details").get("connected").asBoolean()).isFalse();
 			assertThat(component.get("details").get("failureMode").asString()).isEqualTo("local");
-			// the default failure mode answers: limited by this instance's own buckets, no 500
+			// the default failure mode answers: limited by this instance's own buckets,
+			// no 500
 			Reply request = Http.send(app.port(), "GET", "/api/hello");
 			assertThat(request.status()).isEqualTo(200);
 			assertThat(request.header("RateLimit")).isPresent();
 			MeterRegistry registry = app.context().getBean(MeterRegistry.class);
 			assertThat(registry.get("ratelimit.store.errors").tags("kind", "not-connected").functionCounter().count())
 				.isPositive();
-			// loudly: a WARN that says why and what the failure mode did, and the health details
+			// loudly: a WARN that says why and what the failure mode did, and the health
+			// details
 			assertThat(output).contains("Rate-limit store failed (not-connected: Not connected to Redis")
 				.contains("failure mode local: requests are limited by this instance's own buckets");
 			JsonNode after = Http.send(app.port(), "GET", "/actuator/health").json().get("components").get("rateLimit");
@@ -69,7 +72,9 @@ class StoreOutageHealthTests {
 					assertThat(reply.json().get("code").asString()).isEqualTo("rate_limiter_unavailable");
 					assertThat(reply.header("Retry-After")).contains("1");
 				}
-				JsonNode component = Http.send(app.port(), "GET", "/actuator/health").json().get("components")
+				JsonNode component = Http.send(app.port(), "GET", "/actuator/health")
+					.json()
+					.get("components")
 					.get("rateLimit");
 				assertThat(component.get("status").asString()).isEqualTo("DEGRADED");
 				assertThat(component.get("details").get("failureMode").asString()).isEqualTo("closed");

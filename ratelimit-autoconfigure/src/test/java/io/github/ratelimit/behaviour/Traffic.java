@@ -17,9 +17,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * Clients that call an app from a new address every time, so that their buckets fall everywhere (on every
- * node of a Cluster), while a fault is under way; until stopped, and never longer than a minute. Records
- * what they were answered and how long each answer took.
+ * Clients that call an app from a new address every time, so that their buckets fall
+ * everywhere (on every node of a Cluster), while a fault is under way; until stopped, and
+ * never longer than a minute. Records what they were answered and how long each answer
+ * took.
  */
 final class Traffic {
 
@@ -61,7 +62,8 @@ final class Traffic {
 	/**
 	 * Starts calling {@code /api/hello}.
 	 * @param app the app
-	 * @param breakerOpen whether the store's circuit breaker is open, asked before each request
+	 * @param breakerOpen whether the store's circuit breaker is open, asked before each
+	 * request
 	 * @return the running traffic
 	 */
 	static Traffic start(BehaviourApp app, BooleanSupplier breakerOpen) {
@@ -72,13 +74,19 @@ final class Traffic {
 		return traffic;
 	}
 
-	/** An address no caller of any test has used, from the benchmarking range 198.18.0.0/15. */
+	/**
+	 * An address no caller of any test has used, from the benchmarking range
+	 * 198.18.0.0/15.
+	 */
 	static String nextAddress() {
 		int n = addresses.incrementAndGet();
 		return "198.19." + (n / 250) % 250 + "." + (n % 250 + 1);
 	}
 
-	/** A caller's request to {@code /api/hello}, forwarded by the trusted proxy from its address. */
+	/**
+	 * A caller's request to {@code /api/hello}, forwarded by the trusted proxy from its
+	 * address.
+	 */
 	static Reply hello(BehaviourApp app, String address) {
 		return Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", address);
 	}
@@ -129,17 +137,24 @@ final class Traffic {
 		return this.statuses;
 	}
 
-	/** Answers without rate-limit headers: admitted by the open failure mode, or refused by the closed one. */
+	/**
+	 * Answers without rate-limit headers: admitted by the open failure mode, or refused
+	 * by the closed one.
+	 */
 	long unlimited() {
 		return this.unlimited.get();
 	}
 
-	/** Answers with rate-limit headers: decided by a store (Redis, or the local fallback). */
+	/**
+	 * Answers with rate-limit headers: decided by a store (Redis, or the local fallback).
+	 */
 	long limited() {
 		return this.limited.get();
 	}
 
-	/** Answers with a 5xx other than the closed failure mode's 503 (at most five of them). */
+	/**
+	 * Answers with a 5xx other than the closed failure mode's 503 (at most five of them).
+	 */
 	List<String> serverErrors() {
 		return List.copyOf(this.serverErrors);
 	}
@@ -154,8 +169,9 @@ final class Traffic {
 	}
 
 	/**
-	 * How many requests sent while the circuit breaker was open took longer than {@code limit}: the
-	 * breaker's probes (one per cool-down) may wait for a silent Redis, no other request does.
+	 * How many requests sent while the circuit breaker was open took longer than
+	 * {@code limit}: the breaker's probes (one per cool-down) may wait for a silent
+	 * Redis, no other request does.
 	 */
 	long whileOpenSlowerThan(Duration limit) {
 		return this.whileOpenNanos.stream().filter((took) -> took > limit.toNanos()).count();

@@ -13,9 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * A burst is not an outage: two instances of an app with the default settings share one Redis, and 500
- * requests arrive at once on one budget. Exactly the limit is admitted, the rest refused, nothing fails
- * and the circuit breaker stays closed. Run on each web stack.
+ * A burst is not an outage: two instances of an app with the default settings share one
+ * Redis, and 500 requests arrive at once on one budget. Exactly the limit is admitted,
+ * the rest refused, nothing fails and the circuit breaker stays closed. Run on each web
+ * stack.
  */
 abstract class TwoInstancesBurstTests {
 
@@ -47,9 +48,8 @@ abstract class TwoInstancesBurstTests {
 	void oneClientAddressGetsExactlyItsLimit() {
 		startApps(Map.of());
 		// anonymous callers have 50 an hour on /api/burst (application-behaviour.yml)
-		ConcurrentLoad load = ConcurrentLoad.run(REQUESTS, (i) -> () -> Http
-			.send(port(i), "GET", "/api/burst", "X-Forwarded-For", "198.51.100.7")
-			.status());
+		ConcurrentLoad load = ConcurrentLoad.run(REQUESTS,
+				(i) -> () -> Http.send(port(i), "GET", "/api/burst", "X-Forwarded-For", "198.51.100.7").status());
 		System.out.println(load.report(this.stack + " two instances, one address"));
 		assertThat(load.statuses()).containsOnly(entry(200, 50L), entry(429, (long) REQUESTS - 50));
 		assertBreakersClosed();
@@ -67,17 +67,19 @@ abstract class TwoInstancesBurstTests {
 		crowd.put("ratelimit.tiers.crowd.org.burst", "50/1h");
 		crowd.put("ratelimit.tiers.crowd.user.burst", "1000/1h");
 		startApps(crowd);
-		ConcurrentLoad load = ConcurrentLoad.run(REQUESTS, (i) -> () -> Http
-			.send(port(i), "GET", "/api/burst", "X-Forwarded-For", "198.51.100." + (10 + i % USERS), "X-API-Key",
-					"crowd-key-" + (i % USERS))
-			.status());
+		ConcurrentLoad load = ConcurrentLoad.run(REQUESTS,
+				(i) -> () -> Http
+					.send(port(i), "GET", "/api/burst", "X-Forwarded-For", "198.51.100." + (10 + i % USERS),
+							"X-API-Key", "crowd-key-" + (i % USERS))
+					.status());
 		System.out.println(load.report(this.stack + " two instances, one org, " + USERS + " users"));
 		assertThat(load.statuses()).containsOnly(entry(200, 50L), entry(429, (long) REQUESTS - 50));
 		assertBreakersClosed();
 	}
 
 	private void startApps(Map<String, String> extra) {
-		// one key prefix for both: they share every bucket, as two instances of one app do
+		// one key prefix for both: they share every bucket, as two instances of one app
+		// do
 		Map<String, String> properties = new LinkedHashMap<>(Storage.REDIS.properties(getClass().getSimpleName()));
 		properties.putAll(extra);
 		this.first = BehaviourApp.start(this.stack, properties).awaitStoreConnected();

@@ -26,8 +26,8 @@ import org.springframework.web.server.ServerWebExchange;
 import io.github.ratelimit.annotation.RateLimited;
 
 /**
- * The behavioural suite's app on WebFlux: the endpoints of {@link MvcBehaviourApplication}, one for one,
- * and the same security.
+ * The behavioural suite's app on WebFlux: the endpoints of
+ * {@link MvcBehaviourApplication}, one for one, and the same security.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -35,8 +35,9 @@ import io.github.ratelimit.annotation.RateLimited;
 public class WebFluxBehaviourApplication {
 
 	/**
-	 * Event loops of this app's own: Reactor Netty's global ones are disposed when any app closes, which would
-	 * stop the other apps a test class runs in the same JVM (the failure-mode tests start a second one).
+	 * Event loops of this app's own: Reactor Netty's global ones are disposed when any
+	 * app closes, which would stop the other apps a test class runs in the same JVM (the
+	 * failure-mode tests start a second one).
 	 */
 	@Bean
 	ReactorResourceFactory reactorResourceFactory() {
@@ -57,7 +58,8 @@ public class WebFluxBehaviourApplication {
 
 	@Bean
 	MapReactiveUserDetailsService users() {
-		return new MapReactiveUserDetailsService(java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
+		return new MapReactiveUserDetailsService(
+				java.util.Arrays.stream(BehaviourUsers.values()).map(BehaviourUsers::toUserDetails).toList());
 	}
 
 	@Bean
@@ -116,7 +118,10 @@ public class WebFluxBehaviourApplication {
 			return Mono.fromSupplier(() -> Thread.currentThread().getName());
 		}
 
-		/** A mistake on purpose: blocks whatever thread runs it, which BlockHound must catch. */
+		/**
+		 * A mistake on purpose: blocks whatever thread runs it, which BlockHound must
+		 * catch.
+		 */
 		@GetMapping("/api/blocking")
 		Mono<String> blocking() {
 			return Mono.fromCallable(() -> {

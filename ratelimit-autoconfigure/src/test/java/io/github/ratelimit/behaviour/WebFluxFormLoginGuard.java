@@ -9,8 +9,9 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 
 /**
- * Spring Security's form login at {@code POST /login} (its defaults: a failure redirects to
- * {@code /login?error}) in the WebFlux behavioural app, next to {@link WebFluxPasswordGuard}'s HTTP Basic.
+ * Spring Security's form login at {@code POST /login} (its defaults: a failure redirects
+ * to {@code /login?error}) in the WebFlux behavioural app, next to
+ * {@link WebFluxPasswordGuard}'s HTTP Basic.
  */
 @Configuration(proxyBeanMethods = false)
 class WebFluxFormLoginGuard {

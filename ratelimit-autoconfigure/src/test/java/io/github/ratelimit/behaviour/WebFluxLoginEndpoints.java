@@ -13,8 +13,9 @@ import reactor.core.publisher.Mono;
 import io.github.ratelimit.annotation.RateLimited;
 
 /**
- * Login handlers on WebFlux that answer 401 for a wrong password, at once, later and by an error signal,
- * and a PIN check with a failures-only limit of its own. The twin of {@link MvcLoginEndpoints}.
+ * Login handlers on WebFlux that answer 401 for a wrong password, at once, later and by
+ * an error signal, and a PIN check with a failures-only limit of its own. The twin of
+ * {@link MvcLoginEndpoints}.
  */
 @RestController
 class WebFluxLoginEndpoints {

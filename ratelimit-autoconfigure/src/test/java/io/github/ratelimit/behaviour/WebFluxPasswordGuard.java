@@ -11,8 +11,8 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 
 /**
- * Puts {@code /secure/**} of the WebFlux behavioural app behind HTTP Basic, with passwords checked by a
- * {@link CountingPasswordEncoder}.
+ * Puts {@code /secure/**} of the WebFlux behavioural app behind HTTP Basic, with
+ * passwords checked by a {@link CountingPasswordEncoder}.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(SecureApi.class)

@@ -5,7 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The behavioural suite on WebFlux (Netty), with buckets in Redis; and the proof that BlockHound watches it.
+ * The behavioural suite on WebFlux (Netty), with buckets in Redis; and the proof that
+ * BlockHound watches it.
  */
 class WebFluxRedisBehaviourTests extends RateLimitBehaviourTests {
 
@@ -17,7 +18,8 @@ class WebFluxRedisBehaviourTests extends RateLimitBehaviourTests {
 	void blockHoundCatchesAHandlerThatBlocks() {
 		Reply reply = newClient().get("/api/blocking");
 		assertThat(reply.status()).isEqualTo(500);
-		// after a Redis decision the chain continues on Reactor's parallel scheduler, where blocking is caught
+		// after a Redis decision the chain continues on Reactor's parallel scheduler,
+		// where blocking is caught
 		assertThat(acknowledgeBlockingCalls()).singleElement()
 			.asString()
 			.startsWith("java.lang.Thread.sleep on parallel-");

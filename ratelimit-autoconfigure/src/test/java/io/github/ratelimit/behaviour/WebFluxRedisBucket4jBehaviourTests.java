@@ -1,7 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The behavioural suite on WebFlux (Netty), with buckets in Redis kept by the {@code bucket4j} strategy.
+ * The behavioural suite on WebFlux (Netty), with buckets in Redis kept by the
+ * {@code bucket4j} strategy.
  */
 class WebFluxRedisBucket4jBehaviourTests extends RateLimitBehaviourTests {
 

@@ -1,7 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The behavioural suite on WebFlux (Netty), with buckets in a Redis Cluster of three masters kept by the {@code bucket4j} strategy.
+ * The behavioural suite on WebFlux (Netty), with buckets in a Redis Cluster of three
+ * masters kept by the {@code bucket4j} strategy.
  */
 class WebFluxRedisClusterBucket4jBehaviourTests extends RateLimitBehaviourTests {
 

@@ -1,8 +1,9 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The policy model's behaviour (quotas, concurrency caps, modes, soft limits, waiting) on WebFlux (Netty),
- * with buckets in a Redis Cluster of three masters: one request's buckets live on different nodes.
+ * The policy model's behaviour (quotas, concurrency caps, modes, soft limits, waiting) on
+ * WebFlux (Netty), with buckets in a Redis Cluster of three masters: one request's
+ * buckets live on different nodes.
  */
 class WebFluxRedisClusterPolicyModelBehaviourTests extends PolicyModelBehaviourTests {
 

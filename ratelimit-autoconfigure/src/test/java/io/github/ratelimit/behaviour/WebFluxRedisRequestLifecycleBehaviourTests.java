@@ -1,7 +1,8 @@
 package io.github.ratelimit.behaviour;
 
 /**
- * The request lifecycle on Netty with permits as leases in Redis (script strategy, default timeout).
+ * The request lifecycle on Netty with permits as leases in Redis (script strategy,
+ * default timeout).
  */
 class WebFluxRedisRequestLifecycleBehaviourTests extends WebFluxRequestLifecycleBehaviourTests {
 

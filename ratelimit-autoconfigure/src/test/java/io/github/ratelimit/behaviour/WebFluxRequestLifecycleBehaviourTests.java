@@ -9,8 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The request lifecycle on Netty, under BlockHound, and what only WebFlux has: a client that goes away
- * cancels its exchange, which gives the permit back even while the handler is not writing.
+ * The request lifecycle on Netty, under BlockHound, and what only WebFlux has: a client
+ * that goes away cancels its exchange, which gives the permit back even while the handler
+ * is not writing.
  */
 class WebFluxRequestLifecycleBehaviourTests extends RequestLifecycleBehaviourTests {
 

@@ -28,7 +28,8 @@ class AccessRulesTests {
 		String sha = CredentialHashes.sha256Hex("secret-key");
 		Subject key = Subject.parse("key:" + sha.toUpperCase());
 		assertThat(key.value()).isEqualTo(CredentialHashes.tokenId("secret-key"));
-		Identity withKey = new Identity(null, null, CredentialHashes.tokenId("secret-key"), "203.0.113.9", "free", true);
+		Identity withKey = new Identity(null, null, CredentialHashes.tokenId("secret-key"), "203.0.113.9", "free",
+				true);
 		assertThat(key.matches(withKey, "203.0.113.9")).isTrue();
 	}
 
@@ -40,7 +41,8 @@ class AccessRulesTests {
 			.withMessageContaining("did you mean 10.0.0.0/8");
 		assertThatIllegalArgumentException().isThrownBy(() -> Subject.parse("user:"));
 		assertThatIllegalArgumentException().isThrownBy(() -> Subject.parse("user:a\nb"));
-		assertThatIllegalArgumentException().isThrownBy(() -> AccessRule.parse(AccessRule.Access.DENY, "user:x as premium"))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> AccessRule.parse(AccessRule.Access.DENY, "user:x as premium"))
 			.withMessageContaining("no tier");
 	}
 

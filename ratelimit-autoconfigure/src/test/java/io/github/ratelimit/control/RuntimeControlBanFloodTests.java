@@ -26,8 +26,8 @@ import io.github.ratelimit.test.ManualTimeMeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A flood of bans, one per rotated address: what an instance holds stays bounded, the ban log stays a few
- * lines, and a subject cannot write a line of its own into it.
+ * A flood of bans, one per rotated address: what an instance holds stays bounded, the ban
+ * log stays a few lines, and a subject cannot write a line of its own into it.
  */
 class RuntimeControlBanFloodTests {
 
@@ -36,9 +36,8 @@ class RuntimeControlBanFloodTests {
 	private final PolicyTable table = PolicyTable.build(Map.of("free", Map.of("ip", Map.of("default", "10/1m"))),
 			Map.of(), Set.of(), "rl:");
 
-	private final BanRules banAtFirstRefusal = new BanRules(
-			new BanRules.Settings(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)),
-			Map.of(), Map.of());
+	private final BanRules banAtFirstRefusal = new BanRules(new BanRules.Settings(1, Duration.ofMinutes(1),
+			Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)), Map.of(), Map.of());
 
 	private final Logger banLogger = (Logger) LoggerFactory.getLogger(RuntimeControl.BANS_LOGGER);
 
@@ -66,8 +65,8 @@ class RuntimeControlBanFloodTests {
 	}
 
 	private static Identity address(int i) {
-		return Identity.anonymous("2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff)
-				+ "::/64", "free");
+		return Identity.anonymous(
+				"2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::/64", "free");
 	}
 
 	@Test
@@ -89,7 +88,8 @@ class RuntimeControlBanFloodTests {
 		assertThat(control.ban(address(0))).isNotNull();
 		assertThat(control.ban(address(999_999))).isNull();
 		long retained = usedHeapAfterGc(memory) - before;
-		// what the store and the instance hold for 100,000 bans, measured at about 50 MB; a million would be 10x
+		// what the store and the instance hold for 100,000 bans, measured at about 50 MB;
+		// a million would be 10x
 		assertThat(retained).as("heap retained by %d bans", maxActive).isLessThan(120L * 1024 * 1024);
 		// once they end, the refresh's sweep frees them and new bans start again
 		this.clock.advance(Duration.ofHours(1));

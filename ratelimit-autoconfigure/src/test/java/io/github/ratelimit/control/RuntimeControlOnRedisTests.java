@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Runtime control over a real Redis holding records no check let through (written by hand, or by an
- * older version): each is skipped, the others and every later change apply.
+ * Runtime control over a real Redis holding records no check let through (written by
+ * hand, or by an older version): each is skipped, the others and every later change
+ * apply.
  */
 class RuntimeControlOnRedisTests {
 
@@ -81,7 +82,8 @@ class RuntimeControlOnRedisTests {
 	@Test
 	void recordsThatCannotApplyAreSkippedAndLaterChangesApplyOnEveryInstance() {
 		String tag = "{" + this.prefix + "control}:";
-		// an expiry as far out as milliseconds go, a limit and a group the configuration refuses
+		// an expiry as far out as milliseconds go, a limit and a group the configuration
+		// refuses
 		this.redis.hset(tag + "overrides", "org\ndefault\nacme", "1/1m\n" + Long.MAX_VALUE);
 		this.redis.hset(tag + "overrides", "org\ndefault\nglobex", "lots/1m\n");
 		this.redis.hset(tag + "overrides", "org\nremoved-group\ninitech", "1/1m\n");
@@ -96,9 +98,12 @@ class RuntimeControlOnRedisTests {
 		Identity alice = new Identity("alice", "acme", null, "203.0.113.9", "free", true);
 		Identity mallory = new Identity("mallory", "globex", null, "198.51.100.1", "free", true);
 		for (RuntimeControl control : List.of(a, b)) {
-			assertThat(limitOf(control.policies(alice, "default"), Dimension.USER)).isEqualTo("override-user-default=70/1m");
-			assertThat(limitOf(control.policies(alice, "default"), Dimension.ORG)).isEqualTo("override-org-default=1/1m");
-			assertThat(limitOf(control.policies(mallory, "default"), Dimension.ORG)).isEqualTo("free-org-default=100/1m");
+			assertThat(limitOf(control.policies(alice, "default"), Dimension.USER))
+				.isEqualTo("override-user-default=70/1m");
+			assertThat(limitOf(control.policies(alice, "default"), Dimension.ORG))
+				.isEqualTo("override-org-default=1/1m");
+			assertThat(limitOf(control.policies(mallory, "default"), Dimension.ORG))
+				.isEqualTo("free-org-default=100/1m");
 			assertThat(control.access(alice, "203.0.113.9").denied()).isTrue();
 			assertThat(control.access(mallory, "198.51.100.1").denied()).isTrue();
 		}

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Runtime control over one shared store, as two instances see it: overrides, rules and bans written on
- * one instance apply on the other once it refreshes, and end with their expiry on the injected clock.
+ * Runtime control over one shared store, as two instances see it: overrides, rules and
+ * bans written on one instance apply on the other once it refreshes, and end with their
+ * expiry on the injected clock.
  */
 class RuntimeControlTests {
 
@@ -34,9 +35,8 @@ class RuntimeControlTests {
 					Map.of("org", Map.of("default", "1000/1m", "export", "50/1m"))),
 			Map.of("default", "5000/1m"), Set.of("export"), "rl:");
 
-	private final BanRules bans = new BanRules(
-			new BanRules.Settings(3, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1)),
-			Map.of(), Map.of());
+	private final BanRules bans = new BanRules(new BanRules.Settings(3, Duration.ofMinutes(1), Duration.ofHours(1),
+			Duration.ofHours(3), Duration.ofDays(1)), Map.of(), Map.of());
 
 	private final RuntimeControl a = control();
 
@@ -64,18 +64,21 @@ class RuntimeControlTests {
 		this.a.setOverride(Dimension.ORG, "acme", "default", "500/1m", this.clock.instant().plusSeconds(3600));
 		assertThat(limitOf(this.a.policies(acmeUser("free"), "default"), Dimension.ORG))
 			.isEqualTo("override-org-default=500/1m");
-		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.ORG)).isEqualTo("free-org-default=100/1m");
+		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.ORG))
+			.isEqualTo("free-org-default=100/1m");
 		this.b.refresh();
 		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.ORG))
 			.isEqualTo("override-org-default=500/1m");
 		// the user's own limit and the backstop stay
-		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.USER)).isEqualTo("free-user-default=10/1m");
+		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.USER))
+			.isEqualTo("free-user-default=10/1m");
 		assertThat(this.b.policies(acmeUser("free"), "default")).anyMatch(Policy::isBackstop);
 		// another org keeps its tier's limit
 		Identity other = new Identity("bob", "globex", null, "203.0.113.10", "free", true);
 		assertThat(limitOf(this.b.policies(other, "default"), Dimension.ORG)).isEqualTo("free-org-default=100/1m");
 		this.clock.advance(Duration.ofSeconds(3600));
-		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.ORG)).isEqualTo("free-org-default=100/1m");
+		assertThat(limitOf(this.b.policies(acmeUser("free"), "default"), Dimension.ORG))
+			.isEqualTo("free-org-default=100/1m");
 		assertThat(this.b.overrides()).isEmpty();
 	}
 
@@ -83,7 +86,8 @@ class RuntimeControlTests {
 	void anOverrideSurvivesAPlanChangeAndItsGroupsMeanWhatTheyMeanInATier() {
 		this.a.setOverride(Dimension.ORG, "acme", "default", "500/1m", null);
 		this.a.setOverride(Dimension.ORG, "acme", "export", "5/1m", null);
-		// free gives export no limit of its own: its export requests count against default
+		// free gives export no limit of its own: its export requests count against
+		// default
 		assertThat(limitOf(this.a.policies(acmeUser("free"), "export"), Dimension.ORG))
 			.isEqualTo("override-org-export=5/1m");
 		// the customer moved to premium: the overrides still apply
@@ -92,7 +96,8 @@ class RuntimeControlTests {
 		assertThat(limitOf(this.a.policies(acmeUser("premium"), "export"), Dimension.ORG))
 			.isEqualTo("override-org-export=5/1m");
 		assertThat(this.a.deleteOverride(Dimension.ORG, "acme", "export")).isTrue();
-		// premium gives export a limit of its own: an override of default leaves it, as default does in a tier
+		// premium gives export a limit of its own: an override of default leaves it, as
+		// default does in a tier
 		assertThat(limitOf(this.a.policies(acmeUser("premium"), "export"), Dimension.ORG))
 			.isEqualTo("premium-org-export=50/1m");
 		assertThat(limitOf(this.a.policies(acmeUser("free"), "export"), Dimension.ORG))
@@ -147,7 +152,8 @@ class RuntimeControlTests {
 
 	@Test
 	void aStoredRecordThatCannotApplyIsSkippedAndLaterChangesStillApply() {
-		// as a store holds them when they were written before expiries were checked, or by hand
+		// as a store holds them when they were written before expiries were checked, or
+		// by hand
 		Instant farOut = Instant.parse("+1000000000-12-31T23:59:59Z");
 		this.store.putOverride(new LimitOverride(Dimension.ORG, "acme", "default", "1/1m", farOut));
 		this.store.putOverride(new LimitOverride(Dimension.ORG, "globex", "default", "lots/1m", null));
@@ -160,7 +166,8 @@ class RuntimeControlTests {
 			assertThat(limitOf(control.policies(acmeUser("free"), "default"), Dimension.USER))
 				.isEqualTo("override-user-default=70/1m");
 			assertThat(control.access(acmeUser("free"), "203.0.113.9").denied()).isTrue();
-			// the one far out lasts (for ever, as far as milliseconds go); the one the parser refuses is skipped
+			// the one far out lasts (for ever, as far as milliseconds go); the one the
+			// parser refuses is skipped
 			assertThat(limitOf(control.policies(acmeUser("free"), "default"), Dimension.ORG))
 				.isEqualTo("override-org-default=1/1m");
 			Identity mallory = new Identity("mallory", null, null, "198.51.100.1", "free", true);
@@ -183,7 +190,8 @@ class RuntimeControlTests {
 		assertThat(this.b.ban(mallory)).as("before b refreshes").isNull();
 		this.b.refresh();
 		assertThat(this.b.ban(mallory)).isEqualTo(first);
-		// over: the next ban of the same caller lasts twice as long, then four times, capped at 3 h
+		// over: the next ban of the same caller lasts twice as long, then four times,
+		// capped at 3 h
 		this.clock.advance(Duration.ofHours(1));
 		assertThat(this.a.ban(mallory)).isNull();
 		for (int i = 0; i < 3; i++) {
@@ -191,7 +199,8 @@ class RuntimeControlTests {
 		}
 		assertThat(this.b.ban(mallory).until()).isEqualTo(this.clock.instant().plus(Duration.ofHours(2)));
 		assertThat(this.b.ban(mallory).offence()).isEqualTo(2);
-		// lifted at once where it is lifted, and on the other instance with its refresh; the record stays
+		// lifted at once where it is lifted, and on the other instance with its refresh;
+		// the record stays
 		assertThat(this.a.liftBan("ip:198.51.100.66")).isTrue();
 		assertThat(this.a.ban(mallory)).isNull();
 		this.b.refresh();
@@ -217,7 +226,8 @@ class RuntimeControlTests {
 	@Test
 	void aVerifiedCallerIsBannedByUserOrKeyNotByAddress() {
 		assertThat(Subject.banKey(acmeUser("free"))).isEqualTo("user:alice");
-		assertThat(Subject.banKey(new Identity(null, "acme", "t-0123", "203.0.113.9", "free", true))).isEqualTo("key:t-0123");
+		assertThat(Subject.banKey(new Identity(null, "acme", "t-0123", "203.0.113.9", "free", true)))
+			.isEqualTo("key:t-0123");
 	}
 
 	@Test
@@ -260,7 +270,8 @@ class RuntimeControlTests {
 				Map.of(), Set.of(), "rl:");
 		this.a.registry().replace(withoutExport);
 		// the group is gone: its override no longer applies, the new table's limit does
-		assertThat(limitOf(this.a.policies(acmeUser("free"), "default"), Dimension.ORG)).isEqualTo("free-org-default=200/1m");
+		assertThat(limitOf(this.a.policies(acmeUser("free"), "default"), Dimension.ORG))
+			.isEqualTo("free-org-default=200/1m");
 	}
 
 }

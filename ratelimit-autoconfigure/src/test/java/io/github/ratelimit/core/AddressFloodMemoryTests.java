@@ -20,10 +20,11 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Anonymous traffic from one IPv6 /48, every /64 a new client, through the limiter into the memory store
- * sized by default for the 512 MB heap of the report (issue 17): the premium org's monthly quota and a
- * user's spent hour are exactly as they were afterwards. Before the address buckets were bounded apart,
- * the flood evicted the user's bucket, which came back full: the user's next request was admitted.
+ * Anonymous traffic from one IPv6 /48, every /64 a new client, through the limiter into
+ * the memory store sized by default for the 512 MB heap of the report (issue 17): the
+ * premium org's monthly quota and a user's spent hour are exactly as they were
+ * afterwards. Before the address buckets were bounded apart, the flood evicted the user's
+ * bucket, which came back full: the user's next request was admitted.
  */
 class AddressFloodMemoryTests {
 
@@ -35,21 +36,20 @@ class AddressFloodMemoryTests {
 	@Test
 	void aFloodFromOneSlash48LeavesTheOrgQuotaAndTheUsersSpentBudgetAsTheyWere() {
 		ManualTimeMeter time = new ManualTimeMeter(Instant.parse("2026-03-10T10:00:00Z"));
-		PolicyTable table = PolicyTable.build(Map.of(
-				"anonymous", Map.of("ip", Map.of("default", "60/1m, 600/1h", "auth", "50/1m, 500/1h")),
-				"authenticated", Map.of("user", Map.of("default", "60/1h")),
-				"premium", Map.of("user", Map.of("default", "1000/1m, 10000/1h"),
-						"org", Map.of("default", "2000/1m, 20000/1h", "all", "100000/month"))),
+		PolicyTable table = PolicyTable.build(
+				Map.of("anonymous", Map.of("ip", Map.of("default", "60/1m, 600/1h", "auth", "50/1m, 500/1h")),
+						"authenticated", Map.of("user", Map.of("default", "60/1h")), "premium",
+						Map.of("user", Map.of("default", "1000/1m, 10000/1h"), "org",
+								Map.of("default", "2000/1m, 20000/1h", "all", "100000/month"))),
 				Map.of("default", "6000/1m"), Set.of("auth"), "rl:");
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(InMemoryRateLimitStore.defaultMaxKeys(HEAP),
 				InMemoryRateLimitStore.defaultMaxIdentifiedKeys(HEAP), time, time);
 		ApiKeyIdentityResolver keys = new ApiKeyIdentityResolver(
 				List.of(ApiKey.ofKey("dana-key", "dana", null, "authenticated"),
 						ApiKey.ofKey("paula-key", "paula", "acme", "premium")));
-		RateLimiter limiter = new RateLimiter(
-				new CallerIdentifier(List.of(keys), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
-						"anonymous", "authenticated"),
-				table, store, FailureMode.OPEN, null, time, RateLimiter.DEFAULT_MAX_WAITING);
+		RateLimiter limiter = new RateLimiter(new CallerIdentifier(List.of(keys),
+				new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous", "authenticated"), table, store,
+				FailureMode.OPEN, null, time, RateLimiter.DEFAULT_MAX_WAITING);
 		Classification byDefault = Classification.of("default", 1);
 		Classification auth = Classification.of("auth", 1);
 		TestRequest dana = TestRequest.from("192.0.2.10").header("X-API-Key", "dana-key");
@@ -61,7 +61,8 @@ class AddressFloodMemoryTests {
 			assertThat(limiter.decide(dana, byDefault).outcome()).isEqualTo(Outcome.ALLOWED);
 		}
 		assertThat(limiter.decide(dana, byDefault).outcome()).isEqualTo(Outcome.REJECTED);
-		// 65,536 /64s on two groups and the backstop: about 196,000 address buckets, past the default bound
+		// 65,536 /64s on two groups and the backstop: about 196,000 address buckets, past
+		// the default bound
 		for (int round = 0; round < ROUNDS; round++) {
 			for (int i = 0; i < 65_536; i++) {
 				TestRequest stranger = TestRequest.from("2001:db8:4b1d:" + Integer.toHexString(i) + "::1");

@@ -44,7 +44,8 @@ class AddressGateTests {
 
 	@Test
 	void isIdleWithoutAddressRulesOrBans() {
-		AddressGate gate = gate(List.of(AccessRule.parse(AccessRule.Access.DENY, "user:mallory")), new RuntimeControl[1]);
+		AddressGate gate = gate(List.of(AccessRule.parse(AccessRule.Access.DENY, "user:mallory")),
+				new RuntimeControl[1]);
 		assertThat(gate.active()).isFalse();
 		assertThat(gate.check(TestRequest.from("203.0.113.7"), () -> {
 			throw new AssertionError("a request that passes is not classified");

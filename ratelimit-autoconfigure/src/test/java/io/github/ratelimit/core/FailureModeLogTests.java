@@ -16,8 +16,8 @@ import io.github.ratelimit.storage.StoreUnavailableException.Kind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A decision taken by the failure mode is never silent: a WARN saying why and what it did, at most one a
- * period with the number of decisions it covers.
+ * A decision taken by the failure mode is never silent: a WARN saying why and what it
+ * did, at most one a period with the number of decisions it covers.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class FailureModeLogTests {
@@ -29,8 +29,10 @@ class FailureModeLogTests {
 		FailureModeLog log = new FailureModeLog(FailureMode.LOCAL, this.clock);
 		log.record(Kind.REFUSED, "Redis refused: OOM command not allowed when used memory > 'maxmemory'.");
 		assertThat(output).contains("WARN")
-			.contains("Rate-limit store failed (refused: Redis refused: OOM command not allowed when used memory > 'maxmemory'.)")
-			.contains("failure mode local: requests are limited by this instance's own buckets, enforcement is per instance")
+			.contains(
+					"Rate-limit store failed (refused: Redis refused: OOM command not allowed when used memory > 'maxmemory'.)")
+			.contains(
+					"failure mode local: requests are limited by this instance's own buckets, enforcement is per instance")
 			.contains("(1 decision since the last line)");
 	}
 
@@ -47,7 +49,8 @@ class FailureModeLogTests {
 		log.record(Kind.CIRCUIT_OPEN, "Redis circuit breaker is open");
 		assertThat(lines(output)).isEqualTo(2);
 		// the breaker's refusals name what opened it
-		assertThat(output).contains("(circuit-open: Redis circuit breaker is open after: Redis answered nothing for 1000 ms)")
+		assertThat(output)
+			.contains("(circuit-open: Redis circuit breaker is open after: Redis answered nothing for 1000 ms)")
 			.contains("requests are admitted without limits, enforcement is off")
 			.contains("(100 decisions since the last line)");
 		assertThat(log.total()).isEqualTo(101);
@@ -58,8 +61,8 @@ class FailureModeLogTests {
 		FailureModeLog log = new FailureModeLog(FailureMode.CLOSED, this.clock);
 		assertThat(log.recent()).isNull();
 		log.record(Kind.NOT_CONNECTED, "Not connected to Redis");
-		assertThat(log.recent()).isEqualTo(new FailureModeLog.Failure(Kind.NOT_CONNECTED, "Not connected to Redis",
-				this.clock.instant()));
+		assertThat(log.recent())
+			.isEqualTo(new FailureModeLog.Failure(Kind.NOT_CONNECTED, "Not connected to Redis", this.clock.instant()));
 		this.clock.advance(FailureModeLog.RECENT.minusMillis(1));
 		assertThat(log.recent()).isNotNull();
 		this.clock.advance(Duration.ofMillis(1));

@@ -5,9 +5,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The account a login attempt tries, as login protection keys it: names that differ only in case or in
- * surrounding spaces share one budget, the name itself is never kept, and a huge name costs no more than
- * 256 characters to hash.
+ * The account a login attempt tries, as login protection keys it: names that differ only
+ * in case or in surrounding spaces share one budget, the name itself is never kept, and a
+ * huge name costs no more than 256 characters to hash.
  */
 class LoginAttemptTests {
 
@@ -51,8 +51,10 @@ class LoginAttemptTests {
 		String longName = "a".repeat(10_000);
 		LoginAttempt attempt = LoginAttempt.on(longName);
 		assertThat(attempt.account()).isNotNull().hasSize(23);
-		// intended: names are cut at 256 characters before hashing, so an attacker cannot make the gate hash
-		// megabytes; two names that differ only after that share one account (and one budget)
+		// intended: names are cut at 256 characters before hashing, so an attacker cannot
+		// make the gate hash
+		// megabytes; two names that differ only after that share one account (and one
+		// budget)
 		String prefix = "b".repeat(256);
 		assertThat(LoginAttempt.on(prefix + "first")).isEqualTo(LoginAttempt.on(prefix + "second"));
 		assertThat(LoginAttempt.on(prefix + "first")).isEqualTo(LoginAttempt.on(prefix));

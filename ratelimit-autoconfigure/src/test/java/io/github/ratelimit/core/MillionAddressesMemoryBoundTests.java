@@ -25,9 +25,9 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A flood from 1,000,000 distinct client addresses, through the limiter, into the in-memory store and the
- * in-memory ban counts: both stay within their bounds, and so does the heap they retain. (Unbounded, the
- * buckets alone would hold about 500 MB.)
+ * A flood from 1,000,000 distinct client addresses, through the limiter, into the
+ * in-memory store and the in-memory ban counts: both stay within their bounds, and so
+ * does the heap they retain. (Unbounded, the buckets alone would hold about 500 MB.)
  */
 class MillionAddressesMemoryBoundTests {
 
@@ -57,19 +57,24 @@ class MillionAddressesMemoryBoundTests {
 		for (int i = 0; i < ADDRESSES; i++) {
 			String address = "10." + ((i >> 16) & 255) + "." + ((i >> 8) & 255) + "." + (i & 255);
 			limiter.decide(TestRequest.from(address), classification);
-			// every other address tries again and is refused: a refusal count (towards a ban) for each
-			if ((i & 1) == 0 && limiter.decide(TestRequest.from(address), classification).outcome() == Outcome.REJECTED) {
+			// every other address tries again and is refused: a refusal count (towards a
+			// ban) for each
+			if ((i & 1) == 0
+					&& limiter.decide(TestRequest.from(address), classification).outcome() == Outcome.REJECTED) {
 				refused++;
 			}
 		}
 		store.cleanUp();
 		long retained = usedHeap() - before;
 		System.out.printf("1,000,000 addresses: %d buckets kept, %d MB retained%n", store.size(), retained >> 20);
-		// Caffeine's admission policy may drop a bucket as soon as it is made, when the map is full of others:
-		// such a caller's second request finds a full bucket again (the documented cost of the bound)
+		// Caffeine's admission policy may drop a bucket as soon as it is made, when the
+		// map is full of others:
+		// such a caller's second request finds a full bucket again (the documented cost
+		// of the bound)
 		assertThat(refused).isGreaterThan(ADDRESSES / 2 * 9 / 10);
 		assertThat(store.size()).isLessThanOrEqualTo(MAX_KEYS);
-		// the buckets' bound at the sizing rule's 600 bytes, the ban counts' at the same, and room for the JVM
+		// the buckets' bound at the sizing rule's 600 bytes, the ban counts' at the same,
+		// and room for the JVM
 		long bound = (MAX_KEYS + MAX_SUBJECTS) * InMemoryRateLimitStore.BYTES_PER_KEY + (32L << 20);
 		assertThat(retained).isLessThanOrEqualTo(bound);
 		// the limiter still works for a new caller once the flood is over

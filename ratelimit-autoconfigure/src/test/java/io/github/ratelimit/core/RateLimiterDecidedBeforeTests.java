@@ -26,8 +26,9 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A request decided in two parts: the gate before authentication decides the client address's limits that
- * count by outcome, and the filter after it decides the rest, leaving out what the gate decided.
+ * A request decided in two parts: the gate before authentication decides the client
+ * address's limits that count by outcome, and the filter after it decides the rest,
+ * leaving out what the gate decided.
  */
 class RateLimiterDecidedBeforeTests {
 
@@ -36,9 +37,8 @@ class RateLimiterDecidedBeforeTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10_000, this.time);
 
 	private final PolicyTable table = PolicyTable.build(
-			Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m", "login", "3/1m"))), Map.of(),
-			Set.of("login"), "rl:",
-			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
+			Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m", "login", "3/1m"))), Map.of(), Set.of("login"),
+			"rl:", new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
 					new GroupOptions(new Tuning(null, null), 0, Duration.ZERO, CountedResponses.FAILURES))));
 
 	private final RateLimiter limiter = new RateLimiter(
@@ -63,9 +63,9 @@ class RateLimiterDecidedBeforeTests {
 			after.completion().responseDone(401);
 		}
 		// counted once per attempt: three failures spend a budget of three, no more
-		assertThat(this.limiter
-			.decide(TestRequest.from("203.0.113.7"), this.login, CheckScope.OUTCOME_COUNTED)
-			.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(
+				this.limiter.decide(TestRequest.from("203.0.113.7"), this.login, CheckScope.OUTCOME_COUNTED).outcome())
+			.isEqualTo(Outcome.REJECTED);
 	}
 
 	@Test

@@ -28,10 +28,11 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Failed-login protection in the limiter: a login attempt takes a token from the budget of its address and
- * of the account it tries, a response that is no failure gives it back, a spent budget refuses attempts
- * (whatever the request's group, excluded paths included), an address refused often enough is banned, and
- * the filter after authentication does not count an attempt a second time.
+ * Failed-login protection in the limiter: a login attempt takes a token from the budget
+ * of its address and of the account it tries, a response that is no failure gives it
+ * back, a spent budget refuses attempts (whatever the request's group, excluded paths
+ * included), an address refused often enough is banned, and the filter after
+ * authentication does not count an attempt a second time.
  */
 class RateLimiterLoginProtectionTests {
 
@@ -47,8 +48,8 @@ class RateLimiterLoginProtectionTests {
 	private final RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
 			new PolicyRegistry(this.table), List.of(), BanRules.NONE, this.time, Duration.ofSeconds(1));
 
-	private final CallerIdentifier identifier = new CallerIdentifier(List.of(),
-			new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous", "anonymous");
+	private final CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
+			this.table.tiers(), "anonymous", "anonymous");
 
 	private LoginProtection protection = protection(null);
 
@@ -143,7 +144,8 @@ class RateLimiterLoginProtectionTests {
 		assertThat(refused.binding().name()).isEqualTo("login-account-failures");
 		// the binding names the hash, never the name tried
 		assertThat(refused.binding().id()).isEqualTo(LoginAttempt.on("alice").account());
-		// the fresh address may still try other accounts: the refusal took nothing from its own budget
+		// the fresh address may still try other accounts: the refusal took nothing from
+		// its own budget
 		for (int i = 0; i < 3; i++) {
 			settled("198.51.100.6", LoginAttempt.on("bob"), 401);
 		}
@@ -256,15 +258,17 @@ class RateLimiterLoginProtectionTests {
 		assertThat(plain.protectsLogins()).isFalse();
 		assertThat(plain.loginProtection()).isNull();
 		for (int i = 0; i < 10; i++) {
-			assertThat(plain.decide(TestRequest.from(ADDRESS), Classification.of("default", 1),
-					CheckScope.OUTCOME_COUNTED, LoginAttempt.on("alice")).outcome()).isEqualTo(Outcome.UNLIMITED);
+			assertThat(plain
+				.decide(TestRequest.from(ADDRESS), Classification.of("default", 1), CheckScope.OUTCOME_COUNTED,
+						LoginAttempt.on("alice"))
+				.outcome()).isEqualTo(Outcome.UNLIMITED);
 		}
 	}
 
 	@Test
 	void anAddressThatKeepsTryingIsBanned() {
-		this.protection = protection(new BanRule(2, Duration.ofMinutes(10), Duration.ofMinutes(15),
-				Duration.ofDays(1), Duration.ofDays(1)));
+		this.protection = protection(
+				new BanRule(2, Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofDays(1), Duration.ofDays(1)));
 		this.limiter = limiter(this.protection);
 		for (int i = 0; i < 3; i++) {
 			settled(ADDRESS, LoginAttempt.ANONYMOUS, 401);
@@ -282,8 +286,8 @@ class RateLimiterLoginProtectionTests {
 
 	@Test
 	void addressesRefusedForTheAccountTheyTryAreNotBanned() {
-		this.protection = protection(new BanRule(1, Duration.ofMinutes(10), Duration.ofMinutes(15),
-				Duration.ofDays(1), Duration.ofDays(1)));
+		this.protection = protection(
+				new BanRule(1, Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofDays(1), Duration.ofDays(1)));
 		this.limiter = limiter(this.protection);
 		for (int i = 1; i <= 5; i++) {
 			settled("198.51.100." + i, LoginAttempt.on("alice"), 401);

@@ -26,8 +26,9 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Limits that count only some responses, in the limiter: the token is taken when the request is decided,
- * and the request's completion gives it back when the final status is not counted.
+ * Limits that count only some responses, in the limiter: the token is taken when the
+ * request is decided, and the request's completion gives it back when the final status is
+ * not counted.
  */
 class RateLimiterOutcomeCountingTests {
 
@@ -37,10 +38,8 @@ class RateLimiterOutcomeCountingTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m", "login", "3/1m", "pin", "3/1m"))), Map.of(),
-			Set.of("login", "pin"), "rl:",
-			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-					Map.of("login", counting(CountedResponses.FAILURES), "pin",
-							counting(CountedResponses.parse(List.of("401"))))));
+			Set.of("login", "pin"), "rl:", new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
+					counting(CountedResponses.FAILURES), "pin", counting(CountedResponses.parse(List.of("401"))))));
 
 	private static GroupOptions counting(CountedResponses counts) {
 		return new GroupOptions(new Tuning(null, null), 0, Duration.ZERO, counts);
@@ -49,7 +48,8 @@ class RateLimiterOutcomeCountingTests {
 	private final RateLimiter limiter = new RateLimiter(
 			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
 					"anonymous"),
-			this.table, this.store, FailureMode.OPEN, null, Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
+			this.table, this.store, FailureMode.OPEN, null,
+			Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
 
 	private Decision attempt(String group) {
 		return this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.of(group, 1));
@@ -80,7 +80,8 @@ class RateLimiterOutcomeCountingTests {
 		Decision first = attempt("login");
 		Decision second = attempt("login");
 		Decision third = attempt("login");
-		// three attempts in flight hold the whole budget: a fourth is refused whatever its outcome would be
+		// three attempts in flight hold the whole budget: a fourth is refused whatever
+		// its outcome would be
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.REJECTED);
 		first.completion().responseDone(204);
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.ALLOWED);
@@ -144,7 +145,8 @@ class RateLimiterOutcomeCountingTests {
 		assertThat(this.limiter
 			.decide(TestRequest.from("203.0.113.7"), Classification.of("login", 1), CheckScope.OUTCOME_COUNTED)
 			.outcome()).isEqualTo(Outcome.REJECTED);
-		// the default group has no limit that counts by outcome: nothing for the gate to decide
+		// the default group has no limit that counts by outcome: nothing for the gate to
+		// decide
 		assertThat(this.limiter
 			.decide(TestRequest.from("203.0.113.7"), Classification.of("default", 1), CheckScope.OUTCOME_COUNTED)
 			.outcome()).isEqualTo(Outcome.UNLIMITED);

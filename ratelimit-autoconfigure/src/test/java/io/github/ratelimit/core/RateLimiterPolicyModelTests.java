@@ -25,7 +25,8 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Modes, soft limits and waiting as the limiter decides them, over the in-memory store with a manual clock.
+ * Modes, soft limits and waiting as the limiter decides them, over the in-memory store
+ * with a manual clock.
  */
 class RateLimiterPolicyModelTests {
 
@@ -40,8 +41,7 @@ class RateLimiterPolicyModelTests {
 					new GroupOptions(new Tuning(null, null), 0, Duration.ofMillis(500))));
 
 	private final PolicyTable table = PolicyTable.build(
-			Map.of("anonymous",
-					Map.of("ip", Map.of("default", "2/1m", "soft", "4/1m", "patient", "2/1s"))),
+			Map.of("anonymous", Map.of("ip", Map.of("default", "2/1m", "soft", "4/1m", "patient", "2/1s"))),
 			Map.of("default", "1000/1m"), Set.of("observed", "warned", "soft", "patient"), "rl:", this.options);
 
 	private RateLimiter limiter(int maxWaiting) {
@@ -66,13 +66,15 @@ class RateLimiterPolicyModelTests {
 		}
 		Decision over = decide(this.limiter, "203.0.113.1", "observed");
 		assertThat(over.outcome()).isEqualTo(Outcome.ALLOWED);
-		// the default limit (2/1m) and the backstop both apply to the group, both observed: nothing to show
+		// the default limit (2/1m) and the backstop both apply to the group, both
+		// observed: nothing to show
 		assertThat(over.hasLimits()).isFalse();
 		assertThat(over.states()).isEmpty();
 		assertThat(over.observed()).singleElement()
 			.satisfies((state) -> assertThat(state.name()).isEqualTo("anonymous-ip-default"));
 		assertThat(over.wouldHaveBeenRefused()).isTrue();
-		// the default bucket it shares with the enforced groups was spent by the observed requests' first two
+		// the default bucket it shares with the enforced groups was spent by the observed
+		// requests' first two
 		assertThat(decide(this.limiter, "203.0.113.1", "default").outcome()).isEqualTo(Outcome.REJECTED);
 	}
 
@@ -121,7 +123,8 @@ class RateLimiterPolicyModelTests {
 
 	@Test
 	void requestThatWouldGetItsTokenWithinMaxWaitWaitsInsteadOfBeingRefused() {
-		// patient: 2 a second, max-wait 500ms: the third request waits 500ms, the fourth would wait 1s
+		// patient: 2 a second, max-wait 500ms: the third request waits 500ms, the fourth
+		// would wait 1s
 		decide(this.limiter, "203.0.113.5", "patient");
 		decide(this.limiter, "203.0.113.5", "patient");
 		Decision waiting = decide(this.limiter, "203.0.113.5", "patient");

@@ -29,8 +29,9 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The limiter under runtime control: deny and allow rules and bans decide without asking the store,
- * overrides change the limit and keep the tokens already spent, refusals lead to bans.
+ * The limiter under runtime control: deny and allow rules and bans decide without asking
+ * the store, overrides change the limit and keep the tokens already spent, refusals lead
+ * to bans.
  */
 class RateLimiterRuntimeControlTests {
 
@@ -38,10 +39,8 @@ class RateLimiterRuntimeControlTests {
 
 	private final CountingStore store = new CountingStore(new InMemoryRateLimitStore(10_000, this.time, this.time));
 
-	private final PolicyTable table = PolicyTable.build(
-			Map.of("anonymous", Map.of("ip", Map.of("default", "5/1h")), "partner",
-					Map.of("ip", Map.of("default", "100/1h"))),
-			Map.of(), Set.of(), "rl:");
+	private final PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "5/1h")),
+			"partner", Map.of("ip", Map.of("default", "100/1h"))), Map.of(), Set.of(), "rl:");
 
 	private final RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
 			new PolicyRegistry(this.table),
@@ -54,8 +53,7 @@ class RateLimiterRuntimeControlTests {
 
 	// 127.0.0.1 forwards; any other peer is untrusted
 	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(),
-					new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), this.table.tiers(),
+			new CallerIdentifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), this.table.tiers(),
 					"anonymous", "authenticated"),
 			this.control, this.store, FailureMode.OPEN, null, this.time, RateLimiter.DEFAULT_MAX_WAITING);
 
@@ -125,7 +123,8 @@ class RateLimiterRuntimeControlTests {
 		for (int i = 0; i < 3; i++) {
 			assertThat(via("127.0.0.1", "203.0.113.6").outcome()).isEqualTo(Outcome.ALLOWED);
 		}
-		// 2 of 5 left; raised to 50: the bucket keeps its 2 tokens and refills towards 50 at the new rate
+		// 2 of 5 left; raised to 50: the bucket keeps its 2 tokens and refills towards 50
+		// at the new rate
 		this.control.setOverride(Dimension.IP, "203.0.113.6", "default", "50/1h", null);
 		Decision raised = via("127.0.0.1", "203.0.113.6");
 		assertThat(raised.binding().name()).isEqualTo("override-ip-default");
@@ -134,7 +133,8 @@ class RateLimiterRuntimeControlTests {
 		this.time.advance(Duration.ofMinutes(12));
 		// 12 minutes of 50 an hour: 10 more
 		assertThat(via("127.0.0.1", "203.0.113.6").binding().remaining()).isEqualTo(10);
-		// lowered below what is held: capped at the new capacity, not handed a fresh bucket
+		// lowered below what is held: capped at the new capacity, not handed a fresh
+		// bucket
 		this.control.setOverride(Dimension.IP, "203.0.113.6", "default", "3/1h", null);
 		assertThat(via("127.0.0.1", "203.0.113.6").binding().remaining()).isEqualTo(2);
 		this.control.deleteOverride(Dimension.IP, "203.0.113.6", "default");

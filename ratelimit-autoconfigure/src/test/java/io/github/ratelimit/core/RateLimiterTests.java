@@ -51,9 +51,9 @@ class RateLimiterTests {
 		return (user != null) ? new Caller(user, request.header("X-Org"), request.header("X-Tier"), null) : null;
 	};
 
-	private final PolicyTable table = PolicyTable.build(Map.of(
-			"anonymous", Map.of("ip", Map.of("default", "3/1m", "admin", "0")),
-			"premium", Map.of("user", Map.of("default", "5/1m"), "org", Map.of("default", "8/1m", "export", "20/1m"))),
+	private final PolicyTable table = PolicyTable.build(
+			Map.of("anonymous", Map.of("ip", Map.of("default", "3/1m", "admin", "0")), "premium",
+					Map.of("user", Map.of("default", "5/1m"), "org", Map.of("default", "8/1m", "export", "20/1m"))),
 			Map.of("default", "100/1m"), Set.of("admin", "export"), "rl:");
 
 	private RateLimiter limiter(RateLimitStore store, FailureMode mode) {
@@ -70,7 +70,9 @@ class RateLimiterTests {
 	}
 
 	private Decision premium(String user, String group, long cost) {
-		return this.limiter.decide(TestRequest.from("203.0.113.7").header("X-User", user).header("X-Org", "acme")
+		return this.limiter.decide(TestRequest.from("203.0.113.7")
+			.header("X-User", user)
+			.header("X-Org", "acme")
 			.header("X-Tier", "premium"), Classification.of(group, cost));
 	}
 
@@ -109,14 +111,18 @@ class RateLimiterTests {
 		for (int i = 0; i < 3; i++) {
 			assertThat(premium("bob", "default", 1).outcome()).isEqualTo(Outcome.ALLOWED);
 		}
-		// bob has 2 of his own left, but the org has none: rejected, and the body must name the org
+		// bob has 2 of his own left, but the org has none: rejected, and the body must
+		// name the org
 		for (int i = 0; i < 5; i++) {
 			Decision rejected = premium("bob", "default", 1);
 			assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
 			assertThat(rejected.binding().dimension()).isEqualTo(Dimension.ORG);
 			assertThat(rejected.binding().id()).isEqualTo("acme");
-			PolicyState userState = rejected.states().stream()
-				.filter((state) -> state.dimension() == Dimension.USER).findFirst().orElseThrow();
+			PolicyState userState = rejected.states()
+				.stream()
+				.filter((state) -> state.dimension() == Dimension.USER)
+				.findFirst()
+				.orElseThrow();
 			assertThat(userState.violated()).isFalse();
 			assertThat(userState.remaining()).isEqualTo(2);
 		}
@@ -124,17 +130,23 @@ class RateLimiterTests {
 		this.time.advance(Duration.ofMillis(7500));
 		Decision admitted = premium("bob", "default", 1);
 		assertThat(admitted.outcome()).isEqualTo(Outcome.ALLOWED);
-		assertThat(admitted.states().stream().filter((state) -> state.dimension() == Dimension.USER).findFirst()
-			.orElseThrow().remaining()).isEqualTo(1);
+		assertThat(admitted.states()
+			.stream()
+			.filter((state) -> state.dimension() == Dimension.USER)
+			.findFirst()
+			.orElseThrow()
+			.remaining()).isEqualTo(1);
 	}
 
 	@Test
 	void longestWaitIsTheReasonAndTiesGoToTheOrg() {
-		// user limit 5/1m (12 s per token) and org 8/1m (7.5 s per token): cost 5 spends the user first
+		// user limit 5/1m (12 s per token) and org 8/1m (7.5 s per token): cost 5 spends
+		// the user first
 		assertThat(premium("carol", "default", 5).outcome()).isEqualTo(Outcome.ALLOWED);
 		Decision rejected = premium("carol", "default", 5);
 		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
-		// user needs 5 tokens (60 s), org needs 2 (15 s): the user's wait is the one that matters
+		// user needs 5 tokens (60 s), org needs 2 (15 s): the user's wait is the one that
+		// matters
 		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.USER);
 		assertThat(rejected.retryAfterSeconds()).isEqualTo(60);
 		assertThat(rejected.violatedPolicies()).containsExactly("premium-user-default", "premium-org-default");
@@ -187,10 +199,12 @@ class RateLimiterTests {
 		PolicyTable integrations = PolicyTable.build(
 				Map.of("integration", Map.of("token", Map.of("default", "2/1m"), "org", Map.of("default", "100/1m"))),
 				Map.of(), Set.of(), "rl:");
-		RateLimiter limiter = new RateLimiter(new CallerIdentifier(
-				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
-						ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
-				new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration"),
+		RateLimiter limiter = new RateLimiter(
+				new CallerIdentifier(
+						List.of(new ApiKeyIdentityResolver(
+								List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
+										ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
+						new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration"),
 				integrations, this.store, FailureMode.OPEN, null, Clock.systemUTC());
 		TestRequest one = TestRequest.from("203.0.113.7").header("X-API-Key", "key-one-secret");
 		TestRequest two = TestRequest.from("203.0.113.7").header("X-API-Key", "key-two-secret");
@@ -265,8 +279,8 @@ class RateLimiterTests {
 	@Test
 	void asyncDecisionCountsLikeTheSyncOne() {
 		for (int i = 2; i >= 0; i--) {
-			Decision decision = this.limiter
-				.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1)).join();
+			Decision decision = this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1))
+				.join();
 			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
 			assertThat(decision.binding().remaining()).isEqualTo(i);
 		}
@@ -279,17 +293,19 @@ class RateLimiterTests {
 	@Test
 	void inconsistentStoreAnswerGetsTheFailureModeNotAnException() {
 		// refuses every request, yet reports every bucket as holding the tokens
-		RateLimitStore inconsistent = (checks) -> new StoreDecision(false, checks.stream()
-			.map((check) -> new CheckResult(true, List.of(new BandwidthResult(3, 0, 0, 0))))
-			.toList());
+		RateLimitStore inconsistent = (checks) -> new StoreDecision(false,
+				checks.stream()
+					.map((check) -> new CheckResult(true, List.of(new BandwidthResult(3, 0, 0, 0))))
+					.toList());
 		Decision open = limiter(inconsistent, FailureMode.OPEN).decide(TestRequest.from("203.0.113.9"),
 				Classification.of("default", 1));
 		assertThat(open.outcome()).isEqualTo(Outcome.ADMITTED_ON_ERROR);
 		Decision closed = limiter(inconsistent, FailureMode.CLOSED).decide(TestRequest.from("203.0.113.9"),
 				Classification.of("default", 1));
 		assertThat(closed.outcome()).isEqualTo(Outcome.UNAVAILABLE);
-		Decision local = limiter(inconsistent, FailureMode.LOCAL).decideAsync(TestRequest.from("203.0.113.9"),
-				Classification.of("default", 1)).join();
+		Decision local = limiter(inconsistent, FailureMode.LOCAL)
+			.decideAsync(TestRequest.from("203.0.113.9"), Classification.of("default", 1))
+			.join();
 		assertThat(local.outcome()).as("decided by the local buckets").isEqualTo(Outcome.ALLOWED);
 	}
 

@@ -57,8 +57,8 @@ class RejectionLoggerTests {
 			PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))), Map.of(),
 					Set.of("observed", "soft"), "rl:",
 					new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-							Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
-									new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
+							Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO),
+									"soft", new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
 			new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null, Clock.systemUTC());
 
 	@BeforeEach
@@ -146,7 +146,8 @@ class RejectionLoggerTests {
 
 	@Test
 	void observedWouldBeRefusalsAreLoggedAsWarningsAndBounded() {
-		// the observed group counts against the default limit, 1 an hour, and never refuses
+		// the observed group counts against the default limit, 1 an hour, and never
+		// refuses
 		request("observed");
 		assertThat(this.warnings.list).isEmpty();
 		for (int i = 0; i < 100; i++) {

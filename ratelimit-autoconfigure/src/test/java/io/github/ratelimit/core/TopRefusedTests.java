@@ -10,8 +10,8 @@ import io.github.ratelimit.test.ManualTimeMeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The most refused callers in bounded memory: heavy callers are found among many light ones, counts are
- * exact once tracked, and periods roll over on the clock.
+ * The most refused callers in bounded memory: heavy callers are found among many light
+ * ones, counts are exact once tracked, and periods roll over on the clock.
  */
 class TopRefusedTests {
 
@@ -21,7 +21,8 @@ class TopRefusedTests {
 
 	@Test
 	void heavyCallersAreFoundAmongManyLightOnesInBoundedMemory() {
-		// 100 counters find every caller with more than 1/100 of the refusals: here 11,200 refusals
+		// 100 counters find every caller with more than 1/100 of the refusals: here
+		// 11,200 refusals
 		TopRefused top = new TopRefused(100, Duration.ofMinutes(5), this.clock);
 		for (int i = 0; i < 10_000; i++) {
 			top.record("ip:10.0." + (i >> 8 & 255) + "." + (i & 255));

@@ -21,9 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's configuration reference and the properties the code binds agree: every key in the
- * README's {@code ratelimit:} block is a property of the generated configuration metadata, and every
- * property is in the block.
+ * The README's configuration reference and the properties the code binds agree: every key
+ * in the README's {@code ratelimit:} block is a property of the generated configuration
+ * metadata, and every property is in the block.
  */
 class ReadmeConfigurationTests {
 
@@ -35,7 +35,10 @@ class ReadmeConfigurationTests {
 		assertThat(properties).as("properties the README does not list").isSubsetOf(documented);
 	}
 
-	/** The keys of the README's first {@code ratelimit:} YAML block, down to the properties. */
+	/**
+	 * The keys of the README's first {@code ratelimit:} YAML block, down to the
+	 * properties.
+	 */
 	private static Set<String> readmeKeys() throws IOException {
 		String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
 		int start = readme.indexOf("```yaml\nratelimit:\n");
@@ -69,7 +72,8 @@ class ReadmeConfigurationTests {
 			String value = content.substring(content.indexOf(':') + 1).replaceAll("#.*", "").strip();
 			if (!value.isEmpty() || properties.contains(name)) {
 				keys.add(name);
-				// a map or list property (groups, tiers, ip, api-keys): its entries are values, not keys
+				// a map or list property (groups, tiers, ip, api-keys): its entries are
+				// values, not keys
 				skipDeeperThan = indent;
 			}
 		}
@@ -82,7 +86,8 @@ class ReadmeConfigurationTests {
 			assertThat(in).as("generated configuration metadata").isNotNull();
 			JsonNode metadata = JsonMapper.builder().build().readTree(in);
 			Set<String> names = new TreeSet<>();
-			// the endpoint's own management.endpoint.ratelimits.* properties are Actuator's, documented there
+			// the endpoint's own management.endpoint.ratelimits.* properties are
+			// Actuator's, documented there
 			metadata.get("properties").forEach((property) -> {
 				String name = property.get("name").asString();
 				if (name.startsWith("ratelimit.")) {

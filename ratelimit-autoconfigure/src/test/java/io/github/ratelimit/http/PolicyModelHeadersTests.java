@@ -30,8 +30,8 @@ import static io.github.ratelimit.http.TestDecisions.violated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What quotas, concurrency caps and warnings look like on the wire, read back with an independent
- * structured-field parser.
+ * What quotas, concurrency caps and warnings look like on the wire, read back with an
+ * independent structured-field parser.
  */
 class PolicyModelHeadersTests {
 
@@ -55,8 +55,8 @@ class PolicyModelHeadersTests {
 			assertThat(((NumberItem<?>) warning.getParams().get("r")).getAsLong()).isEqualTo(1800);
 		});
 		List<ListElement<?>> rateLimit = Parser.parseList(written.get("RateLimit")).get();
-		assertThat(rateLimit.stream().map((member) -> (Object) member.get()).toList()).containsExactly("premium-user-default",
-				"premium-org-all");
+		assertThat(rateLimit.stream().map((member) -> (Object) member.get()).toList())
+			.containsExactly("premium-user-default", "premium-org-all");
 		ListElement<?> quotaPolicy = Parser.parseList(written.get("RateLimit-Policy")).get().get(0);
 		assertThat(quotaPolicy.get()).isEqualTo("premium-org-all");
 		assertThat(((NumberItem<?>) quotaPolicy.getParams().get("q")).getAsLong()).isEqualTo(10000);
@@ -95,7 +95,8 @@ class PolicyModelHeadersTests {
 	@Test
 	void spentQuotaResetsAtItsBoundaryNotASecondAfter() {
 		Policy quota = policy("premium", Dimension.ORG, Policy.ALL_GROUPS, "1000/day");
-		// 1.7 s before midnight: retry_after rounds up to 2 s, the quota resets at midnight itself
+		// 1.7 s before midnight: retry_after rounds up to 2 s, the quota resets at
+		// midnight itself
 		PolicyState state = violated(quota, 0, "acme", 2);
 		Decision decision = new Decision(Outcome.REJECTED, ALICE, Classification.of("default", 1), List.of(state),
 				state, 2, null, Instant.parse("2026-01-17T23:59:58.300Z"));

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The problem body, read back with Jackson (strict: duplicate members and trailing tokens fail).
+ * The problem body, read back with Jackson (strict: duplicate members and trailing tokens
+ * fail).
  */
 class ProblemDetailsBodyWriterTests {
 
@@ -193,7 +194,8 @@ class ProblemDetailsBodyWriterTests {
 		assertThat(body.get("type").stringValue()).isEqualTo("about:blank");
 		assertThat(body.get("title").stringValue()).isEqualTo("Forbidden");
 		assertThat(body.get("status").longValue()).isEqualTo(403);
-		assertThat(body.get("detail").stringValue()).isEqualTo("The 'anonymous' tier may not call the 'admin' endpoints.");
+		assertThat(body.get("detail").stringValue())
+			.isEqualTo("The 'anonymous' tier may not call the 'admin' endpoints.");
 		assertThat(body.get("code").stringValue()).isEqualTo("tier_not_allowed");
 		assertThat(body.get("scope").stringValue()).isEqualTo("ip");
 		assertThat(body.get("group").stringValue()).isEqualTo("admin");

@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * What goes on the wire, read back with an independent structured-field parser (greenbytes), not with
- * an inverse of our writer.
+ * What goes on the wire, read back with an independent structured-field parser
+ * (greenbytes), not with an inverse of our writer.
  */
 class RateLimitHeadersTests {
 
@@ -121,7 +121,8 @@ class RateLimitHeadersTests {
 		PolicyState orgState = admitted(org, 0, "acme", 4000, 10);
 		PolicyState userState = admitted(user, 0, "alice", 10, 50);
 
-		String first = write(headers, allowed(ALICE, "default", userState, orgState, userState)).get("RateLimit-Policy");
+		String first = write(headers, allowed(ALICE, "default", userState, orgState, userState))
+			.get("RateLimit-Policy");
 		String second = write(headers, allowed(ALICE, "default", orgState, orgState, admitted(user, 0, "bob", 999, 1)))
 			.get("RateLimit-Policy");
 
@@ -142,8 +143,8 @@ class RateLimitHeadersTests {
 		Decision userOnly = allowed(ALICE, "default", userState, userState);
 
 		for (int i = 0; i < 3; i++) {
-			assertThat(names(write(headers, withToken).get("RateLimit-Policy")))
-				.containsExactly("partner-user-default", "partner-token-default", "backstop-ip-default");
+			assertThat(names(write(headers, withToken).get("RateLimit-Policy"))).containsExactly("partner-user-default",
+					"partner-token-default", "backstop-ip-default");
 			assertThat(names(write(headers, withoutToken).get("RateLimit-Policy")))
 				.containsExactly("partner-user-default", "backstop-ip-default");
 			assertThat(names(write(headers, userOnly).get("RateLimit-Policy"))).containsExactly("partner-user-default");
@@ -159,8 +160,7 @@ class RateLimitHeadersTests {
 
 		assertThat(name(Parser.parseList(headers.get("RateLimit-Policy")).get().get(0)))
 			.isEqualTo("we\"ird\\tier-user-caf??");
-		assertThat(name(Parser.parseList(headers.get("RateLimit")).get().get(0)))
-			.isEqualTo("we\"ird\\tier-user-caf??");
+		assertThat(name(Parser.parseList(headers.get("RateLimit")).get().get(0))).isEqualTo("we\"ird\\tier-user-caf??");
 	}
 
 	@Test
@@ -204,8 +204,8 @@ class RateLimitHeadersTests {
 		Map<String, String> headers = write(RateLimitHeaders.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT),
 				orgExportRejected());
 
-		assertThat(headers).containsKeys("RateLimit", "RateLimit-Policy", "X-RateLimit-Limit",
-				"X-RateLimit-Remaining", "X-RateLimit-Reset");
+		assertThat(headers).containsKeys("RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+				"X-RateLimit-Reset");
 	}
 
 	@Test
@@ -330,7 +330,8 @@ class RateLimitHeadersTests {
 
 	@Test
 	void rejectsSplitWithDraft7() {
-		assertThatIllegalArgumentException().isThrownBy(() -> RateLimitHeaders.of(HeaderStyle.SPLIT, HeaderStyle.DRAFT7))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RateLimitHeaders.of(HeaderStyle.SPLIT, HeaderStyle.DRAFT7))
 			.withMessageContaining("split and draft7")
 			.withMessageContaining("[ietf, x-ratelimit]");
 	}
@@ -349,7 +350,8 @@ class RateLimitHeadersTests {
 		assertThat(validCombinations()).containsExactlyInAnyOrder(Set.of(), Set.of(HeaderStyle.NONE),
 				Set.of(HeaderStyle.IETF), Set.of(HeaderStyle.X_RATELIMIT), Set.of(HeaderStyle.SPLIT),
 				Set.of(HeaderStyle.DRAFT7), Set.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT),
-				Set.of(HeaderStyle.SPLIT, HeaderStyle.X_RATELIMIT), Set.of(HeaderStyle.DRAFT7, HeaderStyle.X_RATELIMIT));
+				Set.of(HeaderStyle.SPLIT, HeaderStyle.X_RATELIMIT),
+				Set.of(HeaderStyle.DRAFT7, HeaderStyle.X_RATELIMIT));
 	}
 
 	/** Every subset of the styles that the factory accepts. */

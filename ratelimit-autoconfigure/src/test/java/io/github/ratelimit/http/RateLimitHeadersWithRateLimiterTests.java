@@ -31,8 +31,8 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The headers of decisions made by the real limiter and in-memory store, so that the writer agrees
- * with how {@link RateLimiter} fills a {@link Decision}.
+ * The headers of decisions made by the real limiter and in-memory store, so that the
+ * writer agrees with how {@link RateLimiter} fills a {@link Decision}.
  */
 class RateLimitHeadersWithRateLimiterTests {
 
@@ -83,8 +83,7 @@ class RateLimitHeadersWithRateLimiterTests {
 
 	private static RateLimiter limiter() {
 		PolicyTable table = PolicyTable.build(
-				Map.of("premium",
-						Map.of("org", Map.of("export", "3/1m"), "user", Map.of("export", "10/1m, 100/1h"))),
+				Map.of("premium", Map.of("org", Map.of("export", "3/1m"), "user", Map.of("export", "10/1m, 100/1h"))),
 				Map.of("default", "2000/1m"), Set.of("export"), "rl:");
 		IdentityResolver alice = (request) -> new Caller("alice", "acme", "premium", null);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64),

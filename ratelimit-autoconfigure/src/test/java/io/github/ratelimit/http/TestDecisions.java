@@ -15,7 +15,8 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 
 /**
- * Decisions built from real {@link Policy} objects, shaped as {@code RateLimiter} builds them.
+ * Decisions built from real {@link Policy} objects, shaped as {@code RateLimiter} builds
+ * them.
  */
 final class TestDecisions {
 
@@ -57,7 +58,9 @@ final class TestDecisions {
 		return new Decision(outcome, identity, Classification.of(group, 1), List.of(), null, 0, null, DECIDED_AT);
 	}
 
-	/** An org over its export quota while the user still has budget: the org is binding. */
+	/**
+	 * An org over its export quota while the user still has budget: the org is binding.
+	 */
 	static Decision orgExportRejected() {
 		Policy org = policy("premium", Dimension.ORG, "export", "100/1m");
 		Policy user = policy("premium", Dimension.USER, "export", "50/1m, 500/1h");

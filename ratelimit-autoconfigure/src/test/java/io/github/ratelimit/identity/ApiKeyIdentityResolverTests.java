@@ -86,8 +86,7 @@ class ApiKeyIdentityResolverTests {
 	void readsTheConfiguredHeader() {
 		ApiKeyIdentityResolver resolver = new ApiKeyIdentityResolver("X-Client-Key",
 				List.of(ApiKey.ofKey(ALICE_KEY, "alice", null, null)));
-		assertThat(resolver.resolve(TestRequest.from("203.0.113.7").header("x-client-key", ALICE_KEY)))
-			.isNotNull();
+		assertThat(resolver.resolve(TestRequest.from("203.0.113.7").header("x-client-key", ALICE_KEY))).isNotNull();
 		assertThat(resolver.resolve(request(ALICE_KEY))).isNull();
 	}
 
@@ -128,7 +127,8 @@ class ApiKeyIdentityResolverTests {
 			.withMessage("the key's SHA-256 must be 64 hex digits (printf %s \"$KEY\" | sha256sum), not 3 characters");
 		String notHex = "g" + CredentialHashes.sha256Hex(ALICE_KEY).substring(1);
 		assertThatIllegalArgumentException().isThrownBy(() -> new ApiKey(notHex, "alice", null, null))
-			.withMessage("the key's SHA-256 must be 64 hex digits (printf %s \"$KEY\" | sha256sum); character 0 is not one");
+			.withMessage(
+					"the key's SHA-256 must be 64 hex digits (printf %s \"$KEY\" | sha256sum); character 0 is not one");
 		assertThat(ApiKey.invalidSha256Reason(CredentialHashes.sha256Hex(ALICE_KEY))).isNull();
 	}
 
@@ -141,7 +141,8 @@ class ApiKeyIdentityResolverTests {
 
 	@Test
 	void rejectsAKeyDefinedTwice() {
-		List<ApiKey> keys = List.of(ApiKey.ofKey(ALICE_KEY, "alice", null, null), ApiKey.ofKey("other", "bob", null, null),
+		List<ApiKey> keys = List.of(ApiKey.ofKey(ALICE_KEY, "alice", null, null),
+				ApiKey.ofKey("other", "bob", null, null),
 				new ApiKey(CredentialHashes.sha256Hex(ALICE_KEY).toUpperCase(), "mallory", null, "premium"));
 		assertThatIllegalArgumentException().isThrownBy(() -> new ApiKeyIdentityResolver(keys))
 			.withMessage("apiKeys[2] has the same key as apiKeys[0]; define each key once");

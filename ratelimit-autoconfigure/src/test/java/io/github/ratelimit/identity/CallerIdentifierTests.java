@@ -31,16 +31,16 @@ class CallerIdentifierTests {
 
 	@Test
 	void anonymousCallerIsKnownByAddress() {
-		Identity identity = this.identifier.identify(TestRequest.from("10.0.0.1").header("X-Forwarded-For",
-				"203.0.113.7"));
+		Identity identity = this.identifier
+			.identify(TestRequest.from("10.0.0.1").header("X-Forwarded-For", "203.0.113.7"));
 		assertThat(identity).isEqualTo(Identity.anonymous("203.0.113.7", "anonymous"));
 	}
 
 	@Test
 	void knownApiKeyGivesItsTierAndAHashedToken() {
 		Identity identity = this.identifier.identify(request().header("X-API-Key", KEY));
-		assertThat(identity).isEqualTo(new Identity("alice", "acme", CredentialHashes.tokenId(KEY), "203.0.113.7",
-				"premium", true));
+		assertThat(identity)
+			.isEqualTo(new Identity("alice", "acme", CredentialHashes.tokenId(KEY), "203.0.113.7", "premium", true));
 		assertThat(identity.toString()).doesNotContain(KEY);
 	}
 

@@ -100,13 +100,15 @@ class CidrRangeTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "127.0.0.1", "::1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd00::1" })
 	void loopbackAndPrivateRangesCoverWhatTheirNameSays(String address) {
-		assertThat(CidrRange.LOOPBACK_AND_PRIVATE_RANGES).anySatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
+		assertThat(CidrRange.LOOPBACK_AND_PRIVATE_RANGES)
+			.anySatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd00::1" })
 	void defaultTrustedProxiesLeaveThePrivateRangesOut(String address) {
-		assertThat(CidrRange.DEFAULT_TRUSTED_PROXIES).noneSatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
+		assertThat(CidrRange.DEFAULT_TRUSTED_PROXIES)
+			.noneSatisfy((cidr) -> assertThat(CidrRange.parse(cidr).contains(address)).isTrue());
 	}
 
 	@Test

@@ -35,7 +35,8 @@ class ClientIpResolverTests {
 			.isEqualTo("198.51.100.7");
 		ClientIpResolver behindBalancer = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
 		assertThat(behindBalancer.resolve(TestRequest.from("10.1.2.3").header(XFF, "198.51.100.7")))
-			.as("one documented line away").isEqualTo("198.51.100.7");
+			.as("one documented line away")
+			.isEqualTo("198.51.100.7");
 	}
 
 	@Test
@@ -97,7 +98,8 @@ class ClientIpResolverTests {
 	@Test
 	void clientBehindProxyCannotRotateItsAddress() {
 		for (int i = 0; i < 100; i++) {
-			// the client writes the left part; the trusted proxy appends the address it saw
+			// the client writes the left part; the trusted proxy appends the address it
+			// saw
 			TestRequest request = TestRequest.from("10.0.0.1").header(XFF, "198.51.100." + i + ", 203.0.113.7");
 			assertThat(this.resolver.resolve(request)).isEqualTo("203.0.113.7");
 		}
@@ -209,7 +211,8 @@ class ClientIpResolverTests {
 
 	@Test
 	void walksEveryForwardedFieldLineSeparately() {
-		// a quote the client left open cannot swallow the element the proxy added on its own line
+		// a quote the client left open cannot swallow the element the proxy added on its
+		// own line
 		TestRequest request = TestRequest.from("10.0.0.1")
 			.header("Forwarded", "for=\"198.51.100.1")
 			.header("Forwarded", "for=203.0.113.7");
@@ -248,8 +251,7 @@ class ClientIpResolverTests {
 	void groupsIpv4ByPrefix() {
 		ClientIpResolver by24 = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 24, 64);
 		assertThat(by24.resolve(TestRequest.from("203.0.113.7"))).isEqualTo("203.0.113.0/24");
-		assertThat(by24.resolve(TestRequest.from("10.0.0.1").header(XFF, "203.0.113.200")))
-			.isEqualTo("203.0.113.0/24");
+		assertThat(by24.resolve(TestRequest.from("10.0.0.1").header(XFF, "203.0.113.200"))).isEqualTo("203.0.113.0/24");
 	}
 
 	@ParameterizedTest
@@ -283,8 +285,7 @@ class ClientIpResolverTests {
 	@ValueSource(strings = { "", "garbage", "localhost", "1.2.3", "010.0.0.1", "unix:/run/app.sock", "[::1" })
 	void isUnknownWhenThePeerIsNotAnAddress(String remoteAddress) {
 		assertThat(this.resolver.resolve(TestRequest.from(remoteAddress))).isEqualTo(ClientIpResolver.UNKNOWN);
-		assertThat(this.resolver.resolveAddress(TestRequest.from(remoteAddress)))
-			.isEqualTo(ClientIpResolver.UNKNOWN);
+		assertThat(this.resolver.resolveAddress(TestRequest.from(remoteAddress))).isEqualTo(ClientIpResolver.UNKNOWN);
 	}
 
 	@Test
@@ -327,11 +328,10 @@ class ClientIpResolverTests {
 			.withMessage("ipv6Prefix must be from 0 to 128, not -1");
 	}
 
-
 	@ParameterizedTest
 	@CsvSource({ "198.51.100.7, 198.51.100.7", "198.51.100.7/32, 198.51.100.7", "::ffff:198.51.100.7, 198.51.100.7",
-			"2001:db8:5::1, 2001:db8:5::/64", "2001:DB8:5:0:ffff::2, 2001:db8:5::/64", "2001:db8:5::/64, 2001:db8:5::/64",
-			"unknown, unknown" })
+			"2001:db8:5::1, 2001:db8:5::/64", "2001:DB8:5:0:ffff::2, 2001:db8:5::/64",
+			"2001:db8:5::/64, 2001:db8:5::/64", "unknown, unknown" })
 	void anAddressAnOperatorNamesIsTheIdItsRequestsGet(String text, String id) {
 		assertThat(this.resolver.idOf(text)).isEqualTo(id);
 		if (!text.contains("/") && !text.equals("unknown")) {

@@ -16,18 +16,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
- * Throws many random and half-valid strings at the address parser and the resolvers: nothing may throw,
- * loop, or produce an id outside the safe charset. Seeded, so a failure can be replayed.
+ * Throws many random and half-valid strings at the address parser and the resolvers:
+ * nothing may throw, loop, or produce an id outside the safe charset. Seeded, so a
+ * failure can be replayed.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = ThreadMode.SEPARATE_THREAD)
 class IdentityFuzzTests {
 
 	private static final Pattern SAFE_ID = Pattern.compile("[0-9a-f.:/]{1,43}");
 
-	private static final String[] PIECES = { "1", "10", "0", "00", "010", "255", "256", "4294967296", "203", "113",
-			"7", "ffff", "FFFF", "2001", "db8", "fe80", "12345", "g", "x", ".", "..", ":", "::", ":::", "[", "]", "%",
-			"%25", "eth0", ",", ", ", ";", "=", "\"", "\\", "\\\"", " ", "\t", "for", "For", "by", "proto", "host",
-			"unknown", "_hidden", "_", "-", "/", "203.0.113.7", "10.0.0.2", "127.0.0.1", "::1", "::ffff:", "2001:db8::1",
+	private static final String[] PIECES = { "1", "10", "0", "00", "010", "255", "256", "4294967296", "203", "113", "7",
+			"ffff", "FFFF", "2001", "db8", "fe80", "12345", "g", "x", ".", "..", ":", "::", ":::", "[", "]", "%", "%25",
+			"eth0", ",", ", ", ";", "=", "\"", "\\", "\\\"", " ", "\t", "for", "For", "by", "proto", "host", "unknown",
+			"_hidden", "_", "-", "/", "203.0.113.7", "10.0.0.2", "127.0.0.1", "::1", "::ffff:", "2001:db8::1",
 			"[2001:db8::1]:443", "fd00::1", "1.2.3.4:80", ":65535", ":65536", "\u0000", "\r", "\n", "\u00ff", "\u00e9",
 			"\u2028", "\uff11", "\u0663", "\ud83d\ude00", "\ud800" };
 
@@ -76,8 +77,8 @@ class IdentityFuzzTests {
 	void forwardedForWalkMatchesTheRightToLeftDefinition() {
 		TrustedProxies trusted = new TrustedProxies(CidrRange.LOOPBACK_AND_PRIVATE_RANGES);
 		String[] hops = { "203.0.113.7", "198.51.100.1", "2001:db8::1", "[2001:db8:1::1]:443", "10.0.0.2",
-				"192.168.1.1:80", "::1", "fd00::2", "::ffff:10.0.0.3", "unknown", "_hidden", "garbage", "010.0.0.1",
-				"", " ", "\t" };
+				"192.168.1.1:80", "::1", "fd00::2", "::ffff:10.0.0.3", "unknown", "_hidden", "garbage", "010.0.0.1", "",
+				" ", "\t" };
 		int clients = 0;
 		for (int i = 0; i < 20_000; i++) {
 			StringBuilder line = new StringBuilder();
@@ -182,8 +183,7 @@ class IdentityFuzzTests {
 		for (int i = 0; i < 20_000; i++) {
 			String key = randomText();
 			assertThat(resolver.resolve(TestRequest.from("203.0.113.7").header("X-API-Key", key))).isNull();
-			assertThat(authorization.resolve(TestRequest.from("203.0.113.7").header("Authorization", key)))
-				.isNull();
+			assertThat(authorization.resolve(TestRequest.from("203.0.113.7").header("Authorization", key))).isNull();
 		}
 	}
 

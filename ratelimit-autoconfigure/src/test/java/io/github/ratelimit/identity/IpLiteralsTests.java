@@ -46,10 +46,10 @@ class IpLiteralsTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "", " ", "1.2.3", "1.2.3.4.5", "1.2.3.256", "010.1.1.1", "1.02.3.4", "00.1.1.1",
 			"1.2.3.-4", "+1.2.3.4", "1..2.3", ".1.2.3.4", "1.2.3.4.", "0x7f.0.0.1", "2130706433", "1.2.3.4 ",
-			" 1.2.3.4", "1.2.3.1000", "١.٢.٣.٤", "localhost", "example.com", ":", ":::", "1:::2", "::1::",
-			"1::2::3", ":1::", "1:", ":1", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8::",
-			"::1:2:3:4:5:6:7:8", "12345::", "g::", "::ffff:1.2.3", "::ffff:1.2.3.4.5", "1:2:3:4:5:6:7:1.2.3.4",
-			"::1.2.3.4:5", "1.2.3.4::", "::ffff:01.2.3.4", "::%eth0", "::1/128", "[::1]", "１.２.３.４" })
+			" 1.2.3.4", "1.2.3.1000", "١.٢.٣.٤", "localhost", "example.com", ":", ":::", "1:::2", "::1::", "1::2::3",
+			":1::", "1:", ":1", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7:8",
+			"12345::", "g::", "::ffff:1.2.3", "::ffff:1.2.3.4.5", "1:2:3:4:5:6:7:1.2.3.4", "::1.2.3.4:5", "1.2.3.4::",
+			"::ffff:01.2.3.4", "::%eth0", "::1/128", "[::1]", "１.２.３.４" })
 	void rejectsAnythingElseAsAnAddress(String text) {
 		assertThat(IpLiterals.parseAddress(text, 0, text.length())).isNull();
 	}
@@ -116,7 +116,8 @@ class IpLiteralsTests {
 			int[] groups = randomGroups(random);
 			String text = randomForm(groups, random);
 			IpAddress parsed = address(text);
-			// a literal with a colon is never looked up by name, so this is safe to compare against
+			// a literal with a colon is never looked up by name, so this is safe to
+			// compare against
 			byte[] expected = InetAddress.getByName(text).getAddress();
 			assertThat(parsed.isIpv4()).as(text).isEqualTo(expected.length == 4);
 			assertThat(toBytes(parsed, expected.length)).as(text).isEqualTo(expected);

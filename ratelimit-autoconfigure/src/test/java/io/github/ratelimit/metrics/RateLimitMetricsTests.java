@@ -37,8 +37,8 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The decision meters in a {@link SimpleMeterRegistry}: what is counted under which bounded tags, and that
- * no id ever becomes a tag value.
+ * The decision meters in a {@link SimpleMeterRegistry}: what is counted under which
+ * bounded tags, and that no id ever becomes a tag value.
  */
 class RateLimitMetricsTests {
 
@@ -47,8 +47,8 @@ class RateLimitMetricsTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10_000, this.time, this.time);
 
 	private final PolicyTable table = PolicyTable.build(
-			Map.of("anonymous", Map.of("ip", Map.of("default", "2/1h", "observed", "1/1h", "soft", "10/1h"))),
-			Map.of(), Set.of("observed", "soft"), "rl:",
+			Map.of("anonymous", Map.of("ip", Map.of("default", "2/1h", "observed", "1/1h", "soft", "10/1h"))), Map.of(),
+			Set.of("observed", "soft"), "rl:",
 			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 					Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
 							new GroupOptions(new Tuning(null, 50), 0, Duration.ZERO))));
@@ -121,10 +121,9 @@ class RateLimitMetricsTests {
 		RateLimitStore failing = (checks) -> {
 			throw new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "silent", null);
 		};
-		RateLimiter limiter = new RateLimiter(
-				new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
-						"authenticated"),
-				this.table, failing, FailureMode.OPEN, null, this.time);
+		RateLimiter limiter = new RateLimiter(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
+				this.table.tiers(), "anonymous", "authenticated"), this.table, failing, FailureMode.OPEN, null,
+				this.time);
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		RateLimitMetrics metrics = new RateLimitMetrics(limiter, failing, null);
 		metrics.bindTo(registry);

@@ -33,7 +33,8 @@ class LimitParserTests {
 
 	@Test
 	void unitWithoutAmountMeansOne() {
-		assertThat(((TokenBucket) LimitParser.parse("10/s").bandwidths().get(0)).period()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(((TokenBucket) LimitParser.parse("10/s").bandwidths().get(0)).period())
+			.isEqualTo(Duration.ofSeconds(1));
 		assertThat(LimitParser.parse("10/15m").bandwidths().get(0).windowSeconds()).isEqualTo(900);
 	}
 
@@ -59,7 +60,8 @@ class LimitParserTests {
 		Limit limit = LimitParser.parse("100/1m, 10000/Month, 500/day, 2000/week", berlin);
 		assertThat(limit.spec()).isEqualTo("100/1m, 10000/month, 500/day, 2000/week");
 		assertThat(limit.bandwidths()).containsExactly(new TokenBucket(100, 100, Duration.ofMinutes(1), "1m"),
-				new CalendarQuota(10000, CalendarPeriod.MONTH, berlin), new CalendarQuota(500, CalendarPeriod.DAY, berlin),
+				new CalendarQuota(10000, CalendarPeriod.MONTH, berlin),
+				new CalendarQuota(500, CalendarPeriod.DAY, berlin),
 				new CalendarQuota(2000, CalendarPeriod.WEEK, berlin));
 		assertThat(limit.bandwidths().get(1).windowSeconds()).isEqualTo(30 * 86400);
 	}

@@ -83,7 +83,8 @@ class PolicyTableTests {
 		tiers.put("free", Map.of("user", Map.of("default", "10/1h")));
 		Policy otherWindow = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
 		assertThat(before.storeKey("alice")).startsWith("app1:user:default:").endsWith(":alice");
-		// other amounts keep the bucket and what was spent from it; another window starts afresh
+		// other amounts keep the bucket and what was spent from it; another window starts
+		// afresh
 		assertThat(moreTokens.storeKey("alice")).isEqualTo(before.storeKey("alice"));
 		assertThat(otherWindow.storeKey("alice")).isNotEqualTo(before.storeKey("alice"));
 		assertThat(moreTokens.limitFingerprint()).isNotEqualTo(before.limitFingerprint());
@@ -99,7 +100,8 @@ class PolicyTableTests {
 		assertThat(override.storeKey("acme")).isEqualTo(tier.storeKey("acme"));
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> table.overridePolicy("limit", Dimension.ORG, "default", "100 per minute"))
-			.satisfies((ex) -> assertThat(ex.getMessage()).startsWith("Invalid value '100 per minute' for property 'limit'"));
+			.satisfies((ex) -> assertThat(ex.getMessage())
+				.startsWith("Invalid value '100 per minute' for property 'limit'"));
 		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
 			.isThrownBy(() -> table.overridePolicy("limit", Dimension.ORG, "nope", "1/1m"))
 			.satisfies((ex) -> assertThat(ex.getReason()).contains("unknown endpoint group 'nope'"));
@@ -125,8 +127,8 @@ class PolicyTableTests {
 	@Test
 	void tierWideQuotaAppliesToEveryGroupWithItsOwnBuckets() {
 		PolicyTable table = PolicyTable.build(
-				Map.of("premium", Map.of("org", Map.of("default", "100/1m", Policy.ALL_GROUPS, "1000/month"))), Map.of(),
-				Set.of("export"), "rl:");
+				Map.of("premium", Map.of("org", Map.of("default", "100/1m", Policy.ALL_GROUPS, "1000/month"))),
+				Map.of(), Set.of("export"), "rl:");
 		assertThat(table.policies("premium", "export")).extracting(Policy::name)
 			.containsExactly("premium-org-default", "premium-org-all");
 		Policy quota = table.policies("premium", "default").get(1);
@@ -137,17 +139,18 @@ class PolicyTableTests {
 	@Test
 	void groupModeAndSoftLimitReachTheLimitsItsRequestsInherit() {
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.WARN, 90,
-				Map.of("free", new PolicyOptions.Tuning(Mode.ENFORCE, null)),
-				Map.of("search", new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(Mode.OBSERVE, 50), 0,
-						Duration.ZERO)));
+				Map.of("free", new PolicyOptions.Tuning(Mode.ENFORCE, null)), Map.of("search",
+						new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(Mode.OBSERVE, 50), 0, Duration.ZERO)));
 		PolicyTable table = PolicyTable.build(
-				Map.of("free", Map.of("ip", Map.of("default", "10/1m")), "paid", Map.of("ip", Map.of("default", "99/1m"))),
+				Map.of("free", Map.of("ip", Map.of("default", "10/1m")), "paid",
+						Map.of("ip", Map.of("default", "99/1m"))),
 				Map.of("default", "1000/1m"), Set.of("search"), "rl:", options);
 		Policy inherited = table.policies("free", "search").get(0);
 		assertThat(inherited.name()).isEqualTo("free-ip-default");
 		assertThat(inherited.mode()).isEqualTo(Mode.OBSERVE);
 		assertThat(inherited.warnAtPercent()).isEqualTo(50);
-		// same bucket as the default group's requests: a mode changes what is done, not what is counted
+		// same bucket as the default group's requests: a mode changes what is done, not
+		// what is counted
 		assertThat(inherited.storeKey("203.0.113.1"))
 			.isEqualTo(table.policies("free", "default").get(0).storeKey("203.0.113.1"));
 		assertThat(table.policies("free", "default").get(0).mode()).as("the tier's mode").isEqualTo(Mode.ENFORCE);
@@ -159,10 +162,11 @@ class PolicyTableTests {
 
 	@Test
 	void groupConcurrencyCapsEachCallerWhateverTheTier() {
-		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-				Map.of("export", new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(null, null), 2, Duration.ZERO)));
+		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("export",
+				new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(null, null), 2, Duration.ZERO)));
 		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of("export"), "rl:", options);
-		assertThat(table.groupConcurrency("export", true).limit().bandwidths()).containsExactly(new ConcurrencyLimit(2));
+		assertThat(table.groupConcurrency("export", true).limit().bandwidths())
+			.containsExactly(new ConcurrencyLimit(2));
 		assertThat(table.groupConcurrency("export", false).dimension()).isEqualTo(Dimension.IP);
 		assertThat(table.groupConcurrency("default", true)).isNull();
 		assertThat(table.policiesOfGroup("export")).extracting(Policy::name)

@@ -17,13 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * What every store must do with calendar quotas, concurrency caps, waiting and observed checks, with the
- * time set by the test. The memory store runs it ({@code InMemoryPolicyKindsTests}); a subclass for the
- * Redis script store is expected too, so this class knows the storage SPI and the policy types only.
+ * What every store must do with calendar quotas, concurrency caps, waiting and observed
+ * checks, with the time set by the test. The memory store runs it
+ * ({@code InMemoryPolicyKindsTests}); a subclass for the Redis script store is expected
+ * too, so this class knows the storage SPI and the policy types only.
  * <p>
- * Dates are in the future on purpose: a store that derives key expiry from its injected clock keeps the
- * keys alive while a test runs. Token-bucket waits are compared within a millisecond, so a store may round
- * its refill arithmetic; quota boundaries are exact.
+ * Dates are in the future on purpose: a store that derives key expiry from its injected
+ * clock keeps the keys alive while a test runs. Token-bucket waits are compared within a
+ * millisecond, so a store may round its refill arithmetic; quota boundaries are exact.
  */
 public abstract class PolicyKindsStoreContractTests {
 
@@ -39,15 +40,22 @@ public abstract class PolicyKindsStoreContractTests {
 	private Instant now;
 
 	/**
-	 * A new store that reads the time last given to {@link #setTime}, for quotas (its wall clock) and token
-	 * buckets alike. Called once per test, right after the first {@link #setTime}.
+	 * A new store that reads the time last given to {@link #setTime}, for quotas (its
+	 * wall clock) and token buckets alike. Called once per test, right after the first
+	 * {@link #setTime}.
 	 */
 	protected abstract RateLimitStore newStore();
 
-	/** Sets the time the store reads. Tests only move it forward after the store was created. */
+	/**
+	 * Sets the time the store reads. Tests only move it forward after the store was
+	 * created.
+	 */
 	protected abstract void setTime(Instant instant);
 
-	/** The namespace of store keys; a subclass against a shared server makes it unique per test. */
+	/**
+	 * The namespace of store keys; a subclass against a shared server makes it unique per
+	 * test.
+	 */
 	protected String storeKeyPrefix() {
 		return "rl:";
 	}
@@ -253,7 +261,8 @@ public abstract class PolicyKindsStoreContractTests {
 		assertThat(second.admitted()).isTrue();
 		assertThat(second.results().get(0).hadTokens()).isFalse();
 		assertThat(result(second, 0)).isEqualTo(new BandwidthResult(0, RETRY, RETRY, RETRY));
-		// the second took nothing, so its release frees nothing; the first's frees its permit
+		// the second took nothing, so its release frees nothing; the first's frees its
+		// permit
 		second.permits().release();
 		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
 		first.permits().release();
@@ -482,7 +491,8 @@ public abstract class PolicyKindsStoreContractTests {
 		for (int i = 0; i < 8; i++) {
 			assertThat(decide(check(ten, "a", 1)).admitted()).isTrue();
 		}
-		// lowered below what is held: capped at the new capacity (1), which this request takes
+		// lowered below what is held: capped at the new capacity (1), which this request
+		// takes
 		Policy one = policy("1/1h");
 		assertThat(result(decide(check(one, "a", 1)), 0).remaining()).isZero();
 		assertThat(decide(check(one, "a", 1)).admitted()).isFalse();

@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.bucket4j.TimeMeter;
 
 /**
- * A wall clock that moves only when a test says so, as Bucket4j's time meter and as a {@link Clock} (for
- * calendar quotas) at once: refill tests need no sleeps. It starts at the current time unless told
- * otherwise, so stores that derive key expiry from it (Redis) see plausible times.
+ * A wall clock that moves only when a test says so, as Bucket4j's time meter and as a
+ * {@link Clock} (for calendar quotas) at once: refill tests need no sleeps. It starts at
+ * the current time unless told otherwise, so stores that derive key expiry from it
+ * (Redis) see plausible times.
  */
 public final class ManualTimeMeter extends Clock implements TimeMeter {
 

@@ -9,7 +9,10 @@ import org.springframework.util.LinkedCaseInsensitiveMap;
 
 import io.github.ratelimit.identity.ClientRequest;
 
-/** A request for tests of the web-free core: a TCP peer, header field lines and a principal. */
+/**
+ * A request for tests of the web-free core: a TCP peer, header field lines and a
+ * principal.
+ */
 public final class TestRequest implements ClientRequest {
 
 	private final @Nullable String remoteAddress;

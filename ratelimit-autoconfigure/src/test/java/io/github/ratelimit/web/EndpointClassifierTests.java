@@ -18,10 +18,13 @@ class EndpointClassifierTests {
 
 	private final List<EndpointRule> annotated = new ArrayList<>();
 
-	private final EndpointClassifier classifier = new EndpointClassifier(EndpointRules.exclusions(List.of("/actuator/**")),
+	private final EndpointClassifier classifier = new EndpointClassifier(
+			EndpointRules.exclusions(List.of("/actuator/**")),
 			concat(EndpointRules.group("ratelimit.groups.auth", "auth", List.of("/v1/auth/**"), List.of(), 1),
-					EndpointRules.group("ratelimit.groups.export", "export", List.of("/v1/export/**"), List.of("post"), 10),
-					EndpointRules.group("ratelimit.groups.listing", "listing", List.of("/v1/list/**"), List.of("GET"), 3)),
+					EndpointRules.group("ratelimit.groups.export", "export", List.of("/v1/export/**"), List.of("post"),
+							10),
+					EndpointRules.group("ratelimit.groups.listing", "listing", List.of("/v1/list/**"), List.of("GET"),
+							3)),
 			() -> this.annotated);
 
 	private Classification classify(String method, String uri) {
@@ -42,7 +45,8 @@ class EndpointClassifierTests {
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
 				annotation("cheap"), "Handlers.cheap"));
 		assertThat(classify("HEAD", "/v1/auth/cheap/1")).isEqualTo(classify("GET", "/v1/auth/cheap/1"));
-		assertThat(classify("HEAD", "/v1/export/all")).as("POST-only stays POST-only").isEqualTo(Classification.of("default", 1));
+		assertThat(classify("HEAD", "/v1/export/all")).as("POST-only stays POST-only")
+			.isEqualTo(Classification.of("default", 1));
 	}
 
 	@Test
@@ -58,12 +62,12 @@ class EndpointClassifierTests {
 
 	@Test
 	void annotationOverridesGroupAndCost() {
-		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/heavy"), Set.of(),
-				annotation("heavy"), "Handlers.heavy"));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/heavy"), Set.of(), annotation("heavy"),
+				"Handlers.heavy"));
 		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
 				annotation("cheap"), "Handlers.cheap"));
-		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/ping"), Set.of(),
-				annotation("ping"), "Handlers.ping"));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/ping"), Set.of(), annotation("ping"),
+				"Handlers.ping"));
 		assertThat(classify("GET", "/v1/auth/heavy")).isEqualTo(Classification.of("export", 10));
 		assertThat(classify("GET", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 3));
 		assertThat(classify("POST", "/v1/auth/cheap/7")).isEqualTo(Classification.of("auth", 1));

@@ -25,8 +25,9 @@ public final class LifecycleLimiters {
 	}
 
 	/**
-	 * A limiter of anonymous callers by address, with a limit no test reaches ({@code 1000/1m}) and a
-	 * {@code max-wait} of 10s in the default group, so a request told to wait holds a waiting slot.
+	 * A limiter of anonymous callers by address, with a limit no test reaches
+	 * ({@code 1000/1m}) and a {@code max-wait} of 10s in the default group, so a request
+	 * told to wait holds a waiting slot.
 	 * @param store the store
 	 * @return the limiter
 	 */

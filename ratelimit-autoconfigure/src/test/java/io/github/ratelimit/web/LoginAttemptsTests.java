@@ -21,10 +21,11 @@ import io.github.ratelimit.identity.LoginAccountResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which requests {@link LoginAttempts} takes for login attempts and which account each tries: HTTP Basic
- * names it, a bearer token does not, a malformed or oversized header is still an attempt (counted per
- * address), a form login names it by its parameter, a {@link LoginAccountResolver} wins over both; and a
- * form login's redirect to its failure URL counts as a 401.
+ * Which requests {@link LoginAttempts} takes for login attempts and which account each
+ * tries: HTTP Basic names it, a bearer token does not, a malformed or oversized header is
+ * still an attempt (counted per address), a form login names it by its parameter, a
+ * {@link LoginAccountResolver} wins over both; and a form login's redirect to its failure
+ * URL counts as a 401.
  */
 class LoginAttemptsTests {
 
@@ -143,7 +144,8 @@ class LoginAttemptsTests {
 		assertThat(attempt(this.attempts, StubRequest.post("/api/login"), Map.of("username", "carol")::get))
 			.isEqualTo(LoginAttempt.on("carol"));
 		assertThat(attempt(StubRequest.get("/api/login/help"))).isNull();
-		// a request to such a path is no form login: its redirects are not read as failures
+		// a request to such a path is no form login: its redirects are not read as
+		// failures
 		assertThat(this.attempts.isFormLogin("POST", PathContainer.parsePath("/api/login"))).isFalse();
 	}
 

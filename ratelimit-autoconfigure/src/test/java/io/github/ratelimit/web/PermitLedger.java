@@ -10,12 +10,14 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * A store that counts the concurrency permits the requests hold, around another store: every release is
- * counted, so a permit given back twice shows as much as one never given back.
+ * A store that counts the concurrency permits the requests hold, around another store:
+ * every release is counted, so a permit given back twice shows as much as one never given
+ * back.
  * <p>
- * For tests of the web filters alone it can also {@linkplain #grantingPermits() hand out a permit} and a
- * {@linkplain #answeringWait(long) wait} with every admitted decision, whatever the store beneath does, and
- * {@linkplain #pauseDecisions() hold the asynchronous decisions} until the test lets them go.
+ * For tests of the web filters alone it can also {@linkplain #grantingPermits() hand out
+ * a permit} and a {@linkplain #answeringWait(long) wait} with every admitted decision,
+ * whatever the store beneath does, and {@linkplain #pauseDecisions() hold the
+ * asynchronous decisions} until the test lets them go.
  */
 public final class PermitLedger implements RateLimitStore {
 
@@ -41,7 +43,10 @@ public final class PermitLedger implements RateLimitStore {
 		return this;
 	}
 
-	/** Every admitted decision says to wait this long (the group needs a {@code max-wait}). */
+	/**
+	 * Every admitted decision says to wait this long (the group needs a
+	 * {@code max-wait}).
+	 */
 	public PermitLedger answeringWait(long waitMillis) {
 		this.waitMillis = waitMillis;
 		return this;
@@ -52,7 +57,10 @@ public final class PermitLedger implements RateLimitStore {
 		this.decisions = new CompletableFuture<>();
 	}
 
-	/** Completes the asynchronous decisions held back, on this thread, as a store's I/O thread would. */
+	/**
+	 * Completes the asynchronous decisions held back, on this thread, as a store's I/O
+	 * thread would.
+	 */
 	public void resumeDecisions() {
 		this.decisions.complete(null);
 	}
@@ -64,7 +72,8 @@ public final class PermitLedger implements RateLimitStore {
 
 	@Override
 	public CompletableFuture<StoreDecision> decideAsync(List<LimitCheck> checks) {
-		// the delegate's own asynchronous path: a Redis store must not block an event loop here
+		// the delegate's own asynchronous path: a Redis store must not block an event
+		// loop here
 		return this.decisions.thenCompose((ready) -> this.delegate.decideAsync(checks)).thenApply(this::counted);
 	}
 

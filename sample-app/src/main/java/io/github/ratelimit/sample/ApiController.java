@@ -34,8 +34,8 @@ class ApiController {
 	}
 
 	/**
-	 * A heavy report: 5 tokens of the analytics budget per call, and a budget of its own of 60 tokens
-	 * (12 reports) an hour per caller.
+	 * A heavy report: 5 tokens of the analytics budget per call, and a budget of its own
+	 * of 60 tokens (12 reports) an hour per caller.
 	 */
 	@RateLimited(cost = 5, limit = "60/1h")
 	@GetMapping("/v1/analytics/report")

@@ -7,8 +7,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A slow export, capped at 2 in flight per caller ({@code ratelimit.groups.export.concurrency}), and a
- * search that a new limit only observes while it is rolled out ({@code mode: observe}).
+ * A slow export, capped at 2 in flight per caller
+ * ({@code ratelimit.groups.export.concurrency}), and a search that a new limit only
+ * observes while it is rolled out ({@code mode: observe}).
  */
 @RestController
 class ExportController {

@@ -14,10 +14,11 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * The 'ops' profile: Actuator requests need HTTP Basic as user {@code ops} (role OPS), health aside. The
- * {@code ratelimits} endpoint's reads list client addresses, user names and bans, so they are guarded as
- * its writes are. The chain matches Actuator requests only: the API is left to the rate limiter, exactly
- * as without the profile (where application.yml turns Spring Security off).
+ * The 'ops' profile: Actuator requests need HTTP Basic as user {@code ops} (role OPS),
+ * health aside. The {@code ratelimits} endpoint's reads list client addresses, user names
+ * and bans, so they are guarded as its writes are. The chain matches Actuator requests
+ * only: the API is left to the rate limiter, exactly as without the profile (where
+ * application.yml turns Spring Security off).
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("ops")
@@ -31,7 +32,8 @@ class OpsSecurityConfiguration {
 				.anyRequest()
 				.hasRole("OPS"))
 			.httpBasic(Customizer.withDefaults())
-			// scripts and curl call the endpoint with a password, not a browser session: no CSRF token to send
+			// scripts and curl call the endpoint with a password, not a browser session:
+			// no CSRF token to send
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
 		return http.build();

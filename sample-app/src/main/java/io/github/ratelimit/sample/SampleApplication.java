@@ -4,8 +4,8 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * A demo API protected by the rate limiter. In memory by default; {@code --spring.profiles.active=redis}
- * shares the budgets through Redis.
+ * A demo API protected by the rate limiter. In memory by default;
+ * {@code --spring.profiles.active=redis} shares the budgets through Redis.
  */
 @SpringBootApplication
 public class SampleApplication {

@@ -57,7 +57,10 @@ final class Http {
 		}
 	}
 
-	/** Sends raw bytes (ISO-8859-1), for requests a well-behaved client refuses to send; returns the status. */
+	/**
+	 * Sends raw bytes (ISO-8859-1), for requests a well-behaved client refuses to send;
+	 * returns the status.
+	 */
 	static int raw(int port, String request) throws IOException {
 		try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
 			socket.setSoTimeout(10_000);

@@ -14,8 +14,9 @@ import org.springframework.test.context.ActiveProfiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The 'ops' profile, in memory: the ratelimits endpoint answers only to the ops user (reads as well as
- * writes, since they list addresses and user names), health and the API need no credentials.
+ * The 'ops' profile, in memory: the ratelimits endpoint answers only to the ops user
+ * (reads as well as writes, since they list addresses and user names), health and the API
+ * need no credentials.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("ops")
@@ -50,23 +51,24 @@ class OpsProfileTests {
 
 	private static void assertUnauthorized(HttpResponse<String> response) {
 		assertThat(response.statusCode()).isEqualTo(401);
-		assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-				(challenge) -> assertThat(challenge).startsWith("Basic"));
+		assertThat(response.headers().firstValue("WWW-Authenticate"))
+			.hasValueSatisfying((challenge) -> assertThat(challenge).startsWith("Basic"));
 	}
 
 	@Test
 	void passwordGuessingOnTheEndpointIsRefusedPastTenFailuresFromOneAddress() {
 		String guesser = "198.51.100.77";
 		for (int i = 0; i < 10; i++) {
-			HttpResponse<String> guess = Http.send("GET", url("/actuator/ratelimits"), withAddress(guesser,
-					Http.basic("ops", "guess-" + i)));
+			HttpResponse<String> guess = Http.send("GET", url("/actuator/ratelimits"),
+					withAddress(guesser, Http.basic("ops", "guess-" + i)));
 			assertThat(guess.statusCode()).as("guess %d", i + 1).isEqualTo(401);
 		}
 		HttpResponse<String> refused = Http.send("GET", url("/actuator/ratelimits"),
 				withAddress(guesser, Http.basic("ops", "guess")));
 		assertThat(refused.statusCode()).isEqualTo(429);
 		assertThat(refused.headers().firstValue("Retry-After")).isPresent();
-		// the budget is spent for that address, whatever it sends; the operator elsewhere is not affected
+		// the budget is spent for that address, whatever it sends; the operator elsewhere
+		// is not affected
 		assertThat(Http.send("GET", url("/actuator/ratelimits"), withAddress(guesser, OPS)).statusCode())
 			.isEqualTo(429);
 		assertThat(Http.send("GET", url("/actuator/ratelimits"), withAddress("198.51.100.78", OPS)).statusCode())
@@ -97,7 +99,8 @@ class OpsProfileTests {
 		HttpResponse<String> api = Http.send("GET", url("/v1/status"));
 		assertThat(api.statusCode()).isEqualTo(200);
 		assertThat(api.headers().firstValue("RateLimit")).isPresent();
-		// Spring Security leaves the API alone: even bad credentials are not its business there
+		// Spring Security leaves the API alone: even bad credentials are not its business
+		// there
 		assertThat(Http.send("GET", url("/v1/status"), Http.basic("ops", "guess")).statusCode()).isEqualTo(200);
 		assertThat(Http.send("POST", url("/v1/auth/login")).statusCode()).as("no CSRF token needed").isEqualTo(200);
 	}

@@ -22,8 +22,8 @@ import org.springframework.test.annotation.DirtiesContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample app over real HTTP, in memory. Loopback is NOT a trusted proxy here, so the test client
- * is an untrusted peer: whatever X-Forwarded-For it sends, it is 127.0.0.1.
+ * The sample app over real HTTP, in memory. Loopback is NOT a trusted proxy here, so the
+ * test client is an untrusted peer: whatever X-Forwarded-For it sends, it is 127.0.0.1.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "ratelimit.identity.trusted-proxies=10.0.0.0/8")
@@ -40,8 +40,9 @@ class SampleApplicationTests {
 	}
 
 	/**
-	 * 50 logins a minute refill a token every 1.2 s: the tests below count exactly only if their requests
-	 * take less. A cold JVM's first request can take half of that, so it is made here, in another group.
+	 * 50 logins a minute refill a token every 1.2 s: the tests below count exactly only
+	 * if their requests take less. A cold JVM's first request can take half of that, so
+	 * it is made here, in another group.
 	 */
 	@BeforeEach
 	void warmUp() {
@@ -62,8 +63,8 @@ class SampleApplicationTests {
 		assertThat(rejected.statusCode()).isEqualTo(429);
 		long retryAfter = Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow());
 		assertThat(retryAfter).isBetween(1L, 60L);
-		assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(rejected.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
 		OuterList rateLimit = Parser.parseList(rejected.headers().firstValue("RateLimit").orElseThrow());
 		assertThat(rateLimit.get().get(0).get()).isEqualTo("anonymous-ip-auth-1m");
@@ -98,8 +99,9 @@ class SampleApplicationTests {
 	@Test
 	void spoofedForwardedForFromAnUntrustedPeerIsLimitedAsItsTcpAddress() {
 		for (int i = 0; i < 50; i++) {
-			assertThat(Http.send("POST", url("/v1/auth/login"), "X-Forwarded-For", randomIp(), "Forwarded",
-					"for=" + randomIp()).statusCode()).isEqualTo(200);
+			assertThat(Http
+				.send("POST", url("/v1/auth/login"), "X-Forwarded-For", randomIp(), "Forwarded", "for=" + randomIp())
+				.statusCode()).isEqualTo(200);
 		}
 		HttpResponse<String> rejected = Http.send("POST", url("/v1/auth/login"), "X-Forwarded-For", randomIp());
 		assertThat(rejected.statusCode()).isEqualTo(429);
@@ -123,7 +125,8 @@ class SampleApplicationTests {
 	void knownApiKeyGetsItsTierAndOrg() {
 		HttpResponse<String> response = Http.send("GET", url("/v1/analytics/summary"), "X-API-Key", "demo-premium-key");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("RateLimit-Policy").orElseThrow()).contains("premium-user-analytics-1m")
+		assertThat(response.headers().firstValue("RateLimit-Policy").orElseThrow())
+			.contains("premium-user-analytics-1m")
 			.contains("premium-org-default-1m");
 	}
 
@@ -148,11 +151,12 @@ class SampleApplicationTests {
 	@Test
 	void malformedHeadersNeverCauseAServerError() throws Exception {
 		List<String> evil = List.of("X-Forwarded-For: not-an-ip, , ::::, 999.1.1.1, [::1]:x",
-				"Forwarded: for=\"[::1\";;;proto=,for=", "X-API-Key: " + "x".repeat(6000), "X-Request-Id: abc\u00e9\u0001def",
-				"X-API-Key: ", "Authorization: Bearer \u00ff\u00fe", "X-Forwarded-For: \u0000\u0000");
+				"Forwarded: for=\"[::1\";;;proto=,for=", "X-API-Key: " + "x".repeat(6000),
+				"X-Request-Id: abc\u00e9\u0001def", "X-API-Key: ", "Authorization: Bearer \u00ff\u00fe",
+				"X-Forwarded-For: \u0000\u0000");
 		for (String header : evil) {
-			int status = Http.raw(this.port, "GET /v1/status HTTP/1.1\r\nHost: localhost\r\n" + header
-					+ "\r\nConnection: close\r\n\r\n");
+			int status = Http.raw(this.port,
+					"GET /v1/status HTTP/1.1\r\nHost: localhost\r\n" + header + "\r\nConnection: close\r\n\r\n");
 			assertThat(status).as(header).isBetween(200, 499);
 		}
 	}
@@ -162,7 +166,8 @@ class SampleApplicationTests {
 		assertThat(Http.send("GET", url("/actuator/ratelimits")).statusCode()).isEqualTo(404);
 		assertThat(Http.send("DELETE", url("/actuator/ratelimits/bans?subject=ip:127.0.0.1")).statusCode())
 			.isEqualTo(404);
-		// Spring Security is on the classpath (for 'ops') but off: credentials mean nothing, no headers added
+		// Spring Security is on the classpath (for 'ops') but off: credentials mean
+		// nothing, no headers added
 		HttpResponse<String> response = Http.send("GET", url("/v1/status"), Http.basic("user", "guess"));
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("X-Frame-Options")).isEmpty();

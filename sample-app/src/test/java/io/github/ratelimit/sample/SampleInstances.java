@@ -11,14 +11,19 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Instances of the sample app on one real Redis (the test support's, never 127.0.0.1:6379), closed together. */
+/**
+ * Instances of the sample app on one real Redis (the test support's, never
+ * 127.0.0.1:6379), closed together.
+ */
 final class SampleInstances implements AutoCloseable {
 
 	private final String[] profiles;
 
 	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
 
-	/** @param profiles the profiles every instance runs with; {@code redis} among them */
+	/**
+	 * @param profiles the profiles every instance runs with; {@code redis} among them
+	 */
 	SampleInstances(String... profiles) {
 		this.profiles = profiles;
 	}
@@ -30,8 +35,8 @@ final class SampleInstances implements AutoCloseable {
 	 * @return the instance's port
 	 */
 	int start(String keyPrefix, String... arguments) {
-		List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.data.redis.url=" + RedisTestServer.url(),
-				"--ratelimit.storage.key-prefix=" + keyPrefix));
+		List<String> args = new ArrayList<>(List.of("--server.port=0",
+				"--spring.data.redis.url=" + RedisTestServer.url(), "--ratelimit.storage.key-prefix=" + keyPrefix));
 		args.addAll(List.of(arguments));
 		// arguments, not default properties: they must win over application-redis.yml
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
@@ -44,7 +49,9 @@ final class SampleInstances implements AutoCloseable {
 		return port;
 	}
 
-	/** The store connects in the background; a decided request carries rate-limit headers. */
+	/**
+	 * The store connects in the background; a decided request carries rate-limit headers.
+	 */
 	private static void awaitStoreConnected(int port) {
 		for (int attempt = 0; attempt < 100; attempt++) {
 			HttpResponse<String> response = Http.send("GET", "http://127.0.0.1:" + port + "/v1/status");

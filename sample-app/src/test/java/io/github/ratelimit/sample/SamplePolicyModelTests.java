@@ -19,8 +19,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample app's policy model over real HTTP, in memory: the premium plan's monthly org quota, the
- * export capped at 2 in flight per caller, and the search limit in observe mode.
+ * The sample app's policy model over real HTTP, in memory: the premium plan's monthly org
+ * quota, the export capped at 2 in flight per caller, and the search limit in observe
+ * mode.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class SamplePolicyModelTests {
@@ -36,7 +37,8 @@ class SamplePolicyModelTests {
 	void premiumResponsesReportTheMonthlyOrgQuota() {
 		HttpResponse<String> response = Http.send("GET", url("/v1/status"), "X-API-Key", "demo-premium-key");
 		assertThat(response.statusCode()).isEqualTo(200);
-		List<ListElement<?>> policies = Parser.parseList(response.headers().firstValue("RateLimit-Policy").orElseThrow())
+		List<ListElement<?>> policies = Parser
+			.parseList(response.headers().firstValue("RateLimit-Policy").orElseThrow())
 			.get();
 		ListElement<?> quota = policies.stream()
 			.filter((policy) -> policy.get().equals("premium-org-all"))
@@ -48,7 +50,8 @@ class SamplePolicyModelTests {
 
 	@Test
 	void thirdExportInFlightIsRefusedAndPermitsComeBackAfterwards() throws Exception {
-		// two slow exports hold both permits of the caller; a third while they run is refused
+		// two slow exports hold both permits of the caller; a third while they run is
+		// refused
 		List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
 			slow.add(CompletableFuture.supplyAsync(
@@ -57,7 +60,8 @@ class SamplePolicyModelTests {
 		HttpResponse<String> refused = null;
 		for (int attempt = 0; attempt < 50 && refused == null; attempt++) {
 			Thread.sleep(50);
-			HttpResponse<String> third = Http.send("GET", url("/v1/export?millis=0"), "X-API-Key", "demo-enterprise-key");
+			HttpResponse<String> third = Http.send("GET", url("/v1/export?millis=0"), "X-API-Key",
+					"demo-enterprise-key");
 			if (third.statusCode() == 429) {
 				refused = third;
 			}

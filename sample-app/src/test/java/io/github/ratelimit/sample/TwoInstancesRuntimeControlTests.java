@@ -16,11 +16,13 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of the sample app on the 'redis' and 'ops' profiles share one real Redis: what an operator
- * sets through the Actuator endpoint of one applies on the other within the refresh interval (1s, the
- * default: polled for up to 5s here), and bans started on one shut the caller out of both.
+ * Two instances of the sample app on the 'redis' and 'ops' profiles share one real Redis:
+ * what an operator sets through the Actuator endpoint of one applies on the other within
+ * the refresh interval (1s, the default: polled for up to 5s here), and bans started on
+ * one shut the caller out of both.
  * <p>
- * Loopback is a trusted proxy in the sample, so each test is a client of its own through X-Forwarded-For.
+ * Loopback is a trusted proxy in the sample, so each test is a client of its own through
+ * X-Forwarded-For.
  */
 class TwoInstancesRuntimeControlTests {
 
@@ -47,8 +49,7 @@ class TwoInstancesRuntimeControlTests {
 		assertThat(limit(status(b, client))).isEqualTo("60");
 
 		HttpResponse<String> set = Http.json("POST", url(a, "/actuator/ratelimits/overrides"),
-				"{\"dimension\":\"ip\",\"id\":\"" + client + "\",\"limit\":\"500/1m\",\"expires\":\"8s\"}",
-				OPS);
+				"{\"dimension\":\"ip\",\"id\":\"" + client + "\",\"limit\":\"500/1m\",\"expires\":\"8s\"}", OPS);
 		assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
 		JsonNode override = json.readTree(set.body());
 		assertThat(override.get("limit").asString()).isEqualTo("500/1m");
@@ -58,8 +59,7 @@ class TwoInstancesRuntimeControlTests {
 		HttpResponse<String> onB = poll(() -> status(b, client), (response) -> "500".equals(limit(response)),
 				PROPAGATION_MILLIS);
 		assertThat(limit(onB)).as("the override on the other instance").isEqualTo("500");
-		JsonNode listed = json.readTree(Http.send("GET", url(b, "/actuator/ratelimits"), OPS).body())
-			.get("overrides");
+		JsonNode listed = json.readTree(Http.send("GET", url(b, "/actuator/ratelimits"), OPS).body()).get("overrides");
 		assertThat(listed).hasSize(1);
 		assertThat(listed.get(0).get("dimension").asString()).isEqualTo("ip");
 		assertThat(listed.get(0).get("id").asString()).isEqualTo(client);
@@ -70,8 +70,9 @@ class TwoInstancesRuntimeControlTests {
 				20_000);
 		assertThat(limit(expired)).as("the tier's limit after the override expired").isEqualTo("60");
 		assertThat(limit(status(a, client))).isEqualTo("60");
-		assertThat(json.readTree(Http.send("GET", url(b, "/actuator/ratelimits/overrides"), OPS).body())
-			.get("overrides")).isEmpty();
+		assertThat(
+				json.readTree(Http.send("GET", url(b, "/actuator/ratelimits/overrides"), OPS).body()).get("overrides"))
+			.isEmpty();
 	}
 
 	@Test
@@ -85,18 +86,19 @@ class TwoInstancesRuntimeControlTests {
 		HttpResponse<String> banned = refuseUntilBanned(ports, client, 0);
 		assertBanned(banned, 3300, 3600);
 		for (int port : ports) {
-			assertBanned(poll(() -> notify(port, client), (response) -> response.statusCode() == 403, PROPAGATION_MILLIS),
+			assertBanned(
+					poll(() -> notify(port, client), (response) -> response.statusCode() == 403, PROPAGATION_MILLIS),
 					3300, 3600);
 		}
-		JsonNode listed = json.readTree(Http.send("GET", url(ports[1], "/actuator/ratelimits/bans"), OPS)
-			.body()).get("bans");
+		JsonNode listed = json.readTree(Http.send("GET", url(ports[1], "/actuator/ratelimits/bans"), OPS).body())
+			.get("bans");
 		assertThat(listed).hasSize(1);
 		assertThat(listed.get(0).get("subject").asString()).isEqualTo("ip:" + client);
 		assertThat(listed.get(0).get("offence").asInt()).isEqualTo(1);
 
 		// lifted on the first: at once there, within the refresh interval on the second
-		HttpResponse<String> lifted = Http.send("DELETE", url(ports[0], "/actuator/ratelimits/bans?subject=ip:" + client),
-				OPS);
+		HttpResponse<String> lifted = Http.send("DELETE",
+				url(ports[0], "/actuator/ratelimits/bans?subject=ip:" + client), OPS);
 		assertThat(lifted.statusCode()).as(lifted.body()).isEqualTo(200);
 		assertThat(json.readTree(lifted.body()).get("lifted").asBoolean()).isTrue();
 		int refused = 0;
@@ -109,14 +111,16 @@ class TwoInstancesRuntimeControlTests {
 		// the offence is remembered: the next ban lasts twice as long
 		assertBanned(refuseUntilBanned(ports, client, refused), 6900, 7200);
 		for (int port : ports) {
-			assertBanned(poll(() -> notify(port, client), (response) -> response.statusCode() == 403, PROPAGATION_MILLIS),
+			assertBanned(
+					poll(() -> notify(port, client), (response) -> response.statusCode() == 403, PROPAGATION_MILLIS),
 					6900, 7200);
 		}
 	}
 
 	/**
-	 * Sends notifications (5 a minute for anonymous callers), alternately to each instance, until one
-	 * answers 403; at least 5 refusals come first, counting those since the last ban.
+	 * Sends notifications (5 a minute for anonymous callers), alternately to each
+	 * instance, until one answers 403; at least 5 refusals come first, counting those
+	 * since the last ban.
 	 */
 	private static HttpResponse<String> refuseUntilBanned(int[] ports, String client, int refusedAlready) {
 		int refusals = refusedAlready;
@@ -145,8 +149,9 @@ class TwoInstancesRuntimeControlTests {
 	}
 
 	/**
-	 * A status request, repeated while it is admitted without headers: a decision Redis is slower for
-	 * than its timeout (50 ms) fails open, which a busy machine sees now and then.
+	 * A status request, repeated while it is admitted without headers: a decision Redis
+	 * is slower for than its timeout (50 ms) fails open, which a busy machine sees now
+	 * and then.
 	 */
 	private static HttpResponse<String> status(int port, String client) {
 		return poll(() -> Http.send("GET", url(port, "/v1/status"), "X-Forwarded-For", client),
@@ -161,7 +166,10 @@ class TwoInstancesRuntimeControlTests {
 		return response.headers().firstValue("X-RateLimit-Limit").orElse(null);
 	}
 
-	/** Repeats a request until its response matches or the time is up; answers the last response. */
+	/**
+	 * Repeats a request until its response matches or the time is up; answers the last
+	 * response.
+	 */
 	private static HttpResponse<String> poll(Supplier<HttpResponse<String>> request,
 			Predicate<HttpResponse<String>> done, long millis) {
 		long deadline = System.nanoTime() + millis * 1_000_000;

@@ -21,9 +21,9 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of the sample app on the 'redis' profile share one real Redis: hit concurrently from
- * both, together they admit exactly the limit (50 anonymous logins a minute), not 50 each; and a caller's
- * concurrency permits are leases both instances see.
+ * Two instances of the sample app on the 'redis' profile share one real Redis: hit
+ * concurrently from both, together they admit exactly the limit (50 anonymous logins a
+ * minute), not 50 each; and a caller's concurrency permits are leases both instances see.
  */
 class TwoInstancesShareRedisTests {
 
@@ -34,7 +34,8 @@ class TwoInstancesShareRedisTests {
 		this.instances.close();
 	}
 
-	// the sample's own settings otherwise: a burst must be decided exactly with the defaults
+	// the sample's own settings otherwise: a burst must be decided exactly with the
+	// defaults
 	private int start(String keyPrefix) {
 		return this.instances.start(keyPrefix);
 	}
@@ -70,7 +71,8 @@ class TwoInstancesShareRedisTests {
 	void exportPermitsAreSharedLeasesAcrossInstances() throws Exception {
 		String keyPrefix = RedisTestServer.uniqueKeyPrefix("two-instances-export");
 		int[] ports = { start(keyPrefix), start(keyPrefix) };
-		// erin may have 2 exports in flight, whichever instance runs them: both slow ones on the first...
+		// erin may have 2 exports in flight, whichever instance runs them: both slow ones
+		// on the first...
 		List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
 			slow.add(CompletableFuture.supplyAsync(() -> Http.send("GET",
@@ -80,8 +82,8 @@ class TwoInstancesShareRedisTests {
 		int refusedStatus = 0;
 		for (int attempt = 0; attempt < 50 && refusedStatus != 429; attempt++) {
 			Thread.sleep(50);
-			refusedStatus = Http.send("GET", "http://127.0.0.1:" + ports[1] + "/v1/export?millis=0", "X-API-Key",
-					"demo-enterprise-key")
+			refusedStatus = Http
+				.send("GET", "http://127.0.0.1:" + ports[1] + "/v1/export?millis=0", "X-API-Key", "demo-enterprise-key")
 				.statusCode();
 		}
 		assertThat(refusedStatus).as("a third export on the other instance while two run").isEqualTo(429);
@@ -89,8 +91,9 @@ class TwoInstancesShareRedisTests {
 			assertThat(export.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		}
 		// the leases were given back when the exports completed
-		assertThat(Http.send("GET", "http://127.0.0.1:" + ports[1] + "/v1/export?millis=0", "X-API-Key",
-				"demo-enterprise-key").statusCode()).isEqualTo(200);
+		assertThat(Http
+			.send("GET", "http://127.0.0.1:" + ports[1] + "/v1/export?millis=0", "X-API-Key", "demo-enterprise-key")
+			.statusCode()).isEqualTo(200);
 	}
 
 }

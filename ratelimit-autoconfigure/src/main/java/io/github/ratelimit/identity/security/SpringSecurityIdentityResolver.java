@@ -16,20 +16,23 @@ import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.IdentityResolver;
 
 /**
- * Identifies callers that Spring Security authenticated: the request's principal must be an
- * {@link Authentication} that {@linkplain Authentication#isAuthenticated() is authenticated} and is not
- * anonymous. The user is {@link Authentication#getName()}.
+ * Identifies callers that Spring Security authenticated: the request's principal must be
+ * an {@link Authentication} that {@linkplain Authentication#isAuthenticated() is
+ * authenticated} and is not anonymous. The user is {@link Authentication#getName()}.
  * <p>
- * Org and tier come from the token's claims when there are any (an {@link OAuth2AuthenticatedPrincipal}'s
- * attributes, such as an OIDC user or an introspected opaque token, or a {@link ClaimAccessor} such as a
- * {@code Jwt}), by default {@code org_id} and {@code tier}; else from authorities with a prefix, by default
- * {@code ORG_acme} and {@code TIER_premium}. A claim must be a string or a number. Several different
- * authorities with the same prefix name nothing, as it cannot be told which one counts: write a claim or
- * your own {@link IdentityResolver} for users with several orgs. A tier that is not configured falls back to
- * the authenticated tier in {@link CallerIdentifier}.
+ * Org and tier come from the token's claims when there are any (an
+ * {@link OAuth2AuthenticatedPrincipal}'s attributes, such as an OIDC user or an
+ * introspected opaque token, or a {@link ClaimAccessor} such as a {@code Jwt}), by
+ * default {@code org_id} and {@code tier}; else from authorities with a prefix, by
+ * default {@code ORG_acme} and {@code TIER_premium}. A claim must be a string or a
+ * number. Several different authorities with the same prefix name nothing, as it cannot
+ * be told which one counts: write a claim or your own {@link IdentityResolver} for users
+ * with several orgs. A tier that is not configured falls back to the authenticated tier
+ * in {@link CallerIdentifier}.
  * <p>
- * Spring Security is optional: only create this class when {@code spring-security-core} is on the class
- * path. {@code spring-security-oauth2-core} is optional too: without it only authorities are read.
+ * Spring Security is optional: only create this class when {@code spring-security-core}
+ * is on the class path. {@code spring-security-oauth2-core} is optional too: without it
+ * only authorities are read.
  */
 public final class SpringSecurityIdentityResolver implements IdentityResolver {
 
@@ -49,7 +52,9 @@ public final class SpringSecurityIdentityResolver implements IdentityResolver {
 			"org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal",
 			SpringSecurityIdentityResolver.class.getClassLoader());
 
-	/** Longer names are not ids anyone configures; they are dropped rather than stored. */
+	/**
+	 * Longer names are not ids anyone configures; they are dropped rather than stored.
+	 */
 	private static final int MAX_NAME_LENGTH = 256;
 
 	private final @Nullable String orgClaim;
@@ -66,8 +71,8 @@ public final class SpringSecurityIdentityResolver implements IdentityResolver {
 	}
 
 	/**
-	 * Creates a resolver. A {@code null} or empty claim or prefix turns that source off (an empty prefix
-	 * would match every authority).
+	 * Creates a resolver. A {@code null} or empty claim or prefix turns that source off
+	 * (an empty prefix would match every authority).
 	 * @param orgClaim the claim that names the org
 	 * @param tierClaim the claim that names the tier
 	 * @param orgAuthorityPrefix the prefix of authorities that name the org
@@ -152,7 +157,8 @@ public final class SpringSecurityIdentityResolver implements IdentityResolver {
 	}
 
 	/**
-	 * Reads OAuth 2.0 claims; a separate class so that its OAuth2 types are loaded only when present.
+	 * Reads OAuth 2.0 claims; a separate class so that its OAuth2 types are loaded only
+	 * when present.
 	 */
 	private static final class OAuth2Claims {
 

@@ -1,6 +1,6 @@
 /**
- * Identities from Spring Security's {@code Authentication}: the one part of identity resolution that
- * needs Spring types.
+ * Identities from Spring Security's {@code Authentication}: the one part of identity
+ * resolution that needs Spring types.
  */
 @NullMarked
 package io.github.ratelimit.identity.security;

@@ -12,7 +12,8 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
- * Bucket4j configurations of policies, built once per policy. Shared by the Bucket4j-based stores.
+ * Bucket4j configurations of policies, built once per policy. Shared by the
+ * Bucket4j-based stores.
  */
 public final class BucketConfigurations {
 
@@ -20,10 +21,13 @@ public final class BucketConfigurations {
 
 	private final Map<Policy, Long> idleNanos = new ConcurrentHashMap<>();
 
-	/** The Bucket4j configuration for a policy's limit (bandwidths in the limit's order). */
+	/**
+	 * The Bucket4j configuration for a policy's limit (bandwidths in the limit's order).
+	 */
 	public BucketConfiguration of(Policy policy) {
 		BucketConfiguration configuration = this.configurations.get(policy);
-		return (configuration != null) ? configuration : this.configurations.computeIfAbsent(policy, BucketConfigurations::build);
+		return (configuration != null) ? configuration
+				: this.configurations.computeIfAbsent(policy, BucketConfigurations::build);
 	}
 
 	private static BucketConfiguration build(Policy policy) {
@@ -37,8 +41,8 @@ public final class BucketConfigurations {
 	}
 
 	/**
-	 * The item as a token bucket: Bucket4j stores decide token buckets only, and their auto-configuration
-	 * refuses to start with quotas or concurrency caps configured.
+	 * The item as a token bucket: Bucket4j stores decide token buckets only, and their
+	 * auto-configuration refuses to start with quotas or concurrency caps configured.
 	 */
 	public static TokenBucket tokenBucket(Bandwidth bandwidth) {
 		if (bandwidth instanceof TokenBucket bucket) {
@@ -53,8 +57,8 @@ public final class BucketConfigurations {
 	}
 
 	/**
-	 * How long an untouched bucket of this policy takes to be full again: after that, forgetting it changes
-	 * nothing, so it is how long stores keep idle buckets.
+	 * How long an untouched bucket of this policy takes to be full again: after that,
+	 * forgetting it changes nothing, so it is how long stores keep idle buckets.
 	 */
 	public static Duration timeToFull(Policy policy) {
 		long millis = 0;

@@ -11,8 +11,8 @@ import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 
 /**
- * Turns a Bucket4j bucket's state into the store's report: tokens left, and the waits computed with the
- * bandwidth's own refill arithmetic.
+ * Turns a Bucket4j bucket's state into the store's report: tokens left, and the waits
+ * computed with the bandwidth's own refill arithmetic.
  */
 public final class BucketResults {
 
@@ -25,7 +25,8 @@ public final class BucketResults {
 	 * @param consumed whether Bucket4j took the tokens
 	 * @param state the bucket's state after the attempt
 	 * @param tokensGivenBack tokens added to the state since (a refund), or {@code 0}
-	 * @return the result; a bucket that refused always reports at least one short bandwidth
+	 * @return the result; a bucket that refused always reports at least one short
+	 * bandwidth
 	 */
 	public static CheckResult of(LimitCheck check, boolean consumed, BucketState state, long tokensGivenBack) {
 		List<Bandwidth> bandwidths = check.policy().limit().bandwidths();
@@ -38,17 +39,20 @@ public final class BucketResults {
 			// before a successful take the bucket held available + cost
 			long before = consumed ? available + cost : available;
 			long untilCost = (before >= cost) ? 0 : bandwidth.millisToRefill(cost - before);
-			// tokens are whole here: the wait for the next cost may be overstated by less than one token's refill
+			// tokens are whole here: the wait for the next cost may be overstated by less
+			// than one token's refill
 			long untilCostAgain = (available >= cost) ? 0 : bandwidth.millisToRefill(cost - available);
-			results[b] = new BandwidthResult(available, untilCost, bandwidth.millisToRefill(bandwidth.capacity() - available),
-					consumed ? untilCostAgain : untilCost);
+			results[b] = new BandwidthResult(available, untilCost,
+					bandwidth.millisToRefill(bandwidth.capacity() - available), consumed ? untilCostAgain : untilCost);
 			if (available < results[lowest].remaining()) {
 				lowest = b;
 			}
 		}
 		if (!consumed && !anyShort(results)) {
-			// Bucket4j refused but its state (read with a batch, or refilled since) shows enough: the
-			// bandwidth with the fewest tokens is the one that refused; it frees up no sooner than 1 ms
+			// Bucket4j refused but its state (read with a batch, or refilled since) shows
+			// enough: the
+			// bandwidth with the fewest tokens is the one that refused; it frees up no
+			// sooner than 1 ms
 			BandwidthResult refused = results[lowest];
 			results[lowest] = new BandwidthResult(refused.remaining(), 1, refused.millisUntilFull(), 1);
 		}

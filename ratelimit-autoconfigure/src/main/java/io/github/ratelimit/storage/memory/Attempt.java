@@ -7,9 +7,10 @@ import io.github.bucket4j.UninterruptibleBlockingStrategy;
 import io.github.ratelimit.storage.LimitCheck;
 
 /**
- * One check tried against its entry: what each item held before, and whether the check's share was taken.
- * It is the blocking strategy of Bucket4j's reservation too: instead of sleeping it records how long the
- * caller must wait, which makes the reservation one atomic step that never blocks.
+ * One check tried against its entry: what each item held before, and whether the check's
+ * share was taken. It is the blocking strategy of Bucket4j's reservation too: instead of
+ * sleeping it records how long the caller must wait, which makes the reservation one
+ * atomic step that never blocks.
  */
 final class Attempt implements UninterruptibleBlockingStrategy {
 
@@ -20,15 +21,20 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 	final Entry entry;
 
 	/**
-	 * Per item of the limit, before this attempt: tokens (negative while a bucket is in debt for waiting
-	 * requests), requests left in the quota's period, free permits.
+	 * Per item of the limit, before this attempt: tokens (negative while a bucket is in
+	 * debt for waiting requests), requests left in the quota's period, free permits.
 	 */
 	final long[] found;
 
-	/** Per item: the end (epoch ms) of a quota's current period; empty when the limit has no quota. */
+	/**
+	 * Per item: the end (epoch ms) of a quota's current period; empty when the limit has
+	 * no quota.
+	 */
 	final long[] periodEnds;
 
-	/** Whether every item had the check's share, token buckets within the check's wait. */
+	/**
+	 * Whether every item had the check's share, token buckets within the check's wait.
+	 */
 	boolean had;
 
 	/** Whether the share was taken and is still held. */

@@ -12,14 +12,16 @@ import io.github.ratelimit.policy.CalendarQuota.Window;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 
 /**
- * The state of a key whose limit counts quotas or permits besides tokens. A quota's count belongs to the
- * period it was counted in, so it is back to zero at the boundary without any reset; permits are counted
- * here until their holders release them. Every change happens under the entry's lock, so a check takes all
- * of its share or nothing.
+ * The state of a key whose limit counts quotas or permits besides tokens. A quota's count
+ * belongs to the period it was counted in, so it is back to zero at the boundary without
+ * any reset; permits are counted here until their holders release them. Every change
+ * happens under the entry's lock, so a check takes all of its share or nothing.
  */
 final class CountingEntry extends Entry {
 
-	/** Per quota: the current period as {@code [start, end)} in epoch ms, and its count. */
+	/**
+	 * Per quota: the current period as {@code [start, end)} in epoch ms, and its count.
+	 */
 	private final long[] periodStarts;
 
 	private final long[] periodEnds;
@@ -121,7 +123,8 @@ final class CountingEntry extends Entry {
 		List<Bandwidth> items = this.layout.bandwidths();
 		for (int i = 0; i < items.size(); i++) {
 			// a period that ended since the take counted nothing of it
-			if (items.get(i) instanceof CalendarQuota && this.periodEnds[this.layout.slot(i)] == attempt.periodEnds[i]) {
+			if (items.get(i) instanceof CalendarQuota
+					&& this.periodEnds[this.layout.slot(i)] == attempt.periodEnds[i]) {
 				this.used[this.layout.slot(i)] -= attempt.check.cost();
 			}
 		}
@@ -130,7 +133,10 @@ final class CountingEntry extends Entry {
 		}
 	}
 
-	/** Gives back tokens and the count of the current period; permits are their holders' to release. */
+	/**
+	 * Gives back tokens and the count of the current period; permits are their holders'
+	 * to release.
+	 */
 	@Override
 	synchronized void refund(long cost, long nowMillis) {
 		super.refund(cost, nowMillis);
@@ -167,8 +173,8 @@ final class CountingEntry extends Entry {
 	}
 
 	/**
-	 * Read after every change (the take runs inside the map's compute): never while permits are held, else
-	 * until the buckets are full and no quota counts anything.
+	 * Read after every change (the take runs inside the map's compute): never while
+	 * permits are held, else until the buckets are full and no quota counts anything.
 	 */
 	private synchronized long idleNanos(Clock clock) {
 		if (this.held > 0) {

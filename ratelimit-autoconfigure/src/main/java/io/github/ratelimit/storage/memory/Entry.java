@@ -13,8 +13,9 @@ import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
- * The state of one key: a Bucket4j bucket for the limit's token buckets. Limits that count quotas or
- * permits get a {@link CountingEntry}; the rest stay this small, since most keys are plain buckets.
+ * The state of one key: a Bucket4j bucket for the limit's token buckets. Limits that
+ * count quotas or permits get a {@link CountingEntry}; the rest stay this small, since
+ * most keys are plain buckets.
  */
 class Entry {
 
@@ -28,8 +29,9 @@ class Entry {
 	}
 
 	/**
-	 * Takes on another limit of the same shape (a changed limit or an override): the token buckets keep
-	 * the tokens they hold, at most the new capacity, and refill at the new rate; counts stay.
+	 * Takes on another limit of the same shape (a changed limit or an override): the
+	 * token buckets keep the tokens they hold, at most the new capacity, and refill at
+	 * the new rate; counts stay.
 	 */
 	synchronized void adopt(LimitLayout other) {
 		if (this.bucket != null && other.tokenBuckets() != null) {
@@ -38,7 +40,9 @@ class Entry {
 		this.layout = other;
 	}
 
-	/** Tries to take the check's share, all of it or nothing, and records what was found. */
+	/**
+	 * Tries to take the check's share, all of it or nothing, and records what was found.
+	 */
 	void take(Attempt attempt, long nowMillis) {
 		attempt.had = takeTokens(attempt);
 		attempt.took = attempt.had;
@@ -50,7 +54,9 @@ class Entry {
 		attempt.took = false;
 	}
 
-	/** Records what the token buckets hold; answers whether they hold the check's cost. */
+	/**
+	 * Records what the token buckets hold; answers whether they hold the check's cost.
+	 */
 	final boolean peekTokens(Attempt attempt) {
 		Bucket bucket = this.bucket;
 		if (bucket == null) {
@@ -68,7 +74,10 @@ class Entry {
 		return had;
 	}
 
-	/** Copies this entry's state into a fresh entry of the same shape (an inspection of an older limit). */
+	/**
+	 * Copies this entry's state into a fresh entry of the same shape (an inspection of an
+	 * older limit).
+	 */
 	void copyTo(Entry fresh) {
 		if (this.bucket != null && fresh.bucket != null) {
 			long missing = fresh.bucket.getAvailableTokens() - this.bucket.getAvailableTokens();
@@ -85,8 +94,8 @@ class Entry {
 	}
 
 	/**
-	 * Gives back a cost an admitted request took earlier (its response was not one the limit counts): the
-	 * token buckets get it back up to their capacity.
+	 * Gives back a cost an admitted request took earlier (its response was not one the
+	 * limit counts): the token buckets get it back up to their capacity.
 	 */
 	void refund(long cost, long nowMillis) {
 		if (this.bucket != null) {
@@ -95,8 +104,8 @@ class Entry {
 	}
 
 	/**
-	 * Takes the cost from the token buckets, reserving it within the check's wait, and records each
-	 * bucket's tokens as found.
+	 * Takes the cost from the token buckets, reserving it within the check's wait, and
+	 * records each bucket's tokens as found.
 	 * @return whether the tokens were taken
 	 */
 	final boolean takeTokens(Attempt attempt) {
@@ -128,24 +137,34 @@ class Entry {
 	}
 
 	/**
-	 * How long a new entry may stay unused: the time its buckets take to fill up from empty, so whatever a
-	 * request takes, forgetting the entry after that changes nothing.
+	 * How long a new entry may stay unused: the time its buckets take to fill up from
+	 * empty, so whatever a request takes, forgetting the entry after that changes
+	 * nothing.
 	 */
 	long idleNanosAfterCreate(Clock clock) {
 		return this.layout.idleNanos();
 	}
 
-	/** Read before a take: the time from empty again, unless a reservation asked for longer. */
+	/**
+	 * Read before a take: the time from empty again, unless a reservation asked for
+	 * longer.
+	 */
 	long idleNanosAfterRead(Clock clock, long currentNanos) {
 		return Math.max(this.layout.idleNanos(), currentNanos);
 	}
 
-	/** Updated after a reservation: a bucket in debt takes longer than that to fill up, as its state says. */
+	/**
+	 * Updated after a reservation: a bucket in debt takes longer than that to fill up, as
+	 * its state says.
+	 */
 	long idleNanosAfterUpdate(Clock clock) {
 		return tokensFullNanos();
 	}
 
-	/** How long until the token buckets are full, read from the bucket (which may be in debt). */
+	/**
+	 * How long until the token buckets are full, read from the bucket (which may be in
+	 * debt).
+	 */
 	final long tokensFullNanos() {
 		Bucket bucket = this.bucket;
 		if (bucket == null) {
@@ -156,7 +175,8 @@ class Entry {
 		long millis = 1;
 		for (int i = 0; i < items.size(); i++) {
 			if (items.get(i) instanceof TokenBucket tokens) {
-				millis = Math.max(millis, tokens.millisToRefill(tokens.capacity() - state.getCurrentSize(this.layout.slot(i))));
+				millis = Math.max(millis,
+						tokens.millisToRefill(tokens.capacity() - state.getCurrentSize(this.layout.slot(i))));
 			}
 		}
 		return millis * 1_000_000L;

@@ -6,9 +6,9 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.Permits;
 
 /**
- * The permits an admitted request took, one per check that holds one. Each goes back to the entry it was
- * taken from, even when the map has replaced that entry since, so a count is never driven below zero; and
- * only once, however often the request releases.
+ * The permits an admitted request took, one per check that holds one. Each goes back to
+ * the entry it was taken from, even when the map has replaced that entry since, so a
+ * count is never driven below zero; and only once, however often the request releases.
  */
 final class HeldPermits implements Permits {
 

@@ -28,8 +28,9 @@ import io.github.ratelimit.policy.Dimension;
 /**
  * Runtime control of one instance. Refusal counts and ban histories are bounded by
  * {@code maxSubjects} (the least recently seen are forgotten first), bans in force by
- * {@code maxActiveBans}, so a flood from rotating addresses cannot exhaust the heap. Ban changes are
- * kept in a ring of the last {@value #LOG_LENGTH}, written and read without a lock.
+ * {@code maxActiveBans}, so a flood from rotating addresses cannot exhaust the heap. Ban
+ * changes are kept in a ring of the last {@value #LOG_LENGTH}, written and read without a
+ * lock.
  */
 public final class InMemoryControlStore implements ControlStore {
 
@@ -133,7 +134,8 @@ public final class InMemoryControlStore implements ControlStore {
 	}
 
 	private BanChanges resync() {
-		// the cursor first: a change made while the bans are copied is read again, which changes nothing
+		// the cursor first: a change made while the bans are copied is read again, which
+		// changes nothing
 		long next = this.logNext.get();
 		long now = this.clock.millis();
 		List<BanChanges.Change> changes = new ArrayList<>();
@@ -234,11 +236,13 @@ public final class InMemoryControlStore implements ControlStore {
 	public boolean liftBan(String subject) {
 		long now = this.clock.millis();
 		boolean[] active = new boolean[1];
-		// ended now; the offence is remembered as long as it would have been, so a repeat still doubles
+		// ended now; the offence is remembered as long as it would have been, so a repeat
+		// still doubles
 		this.bans.asMap().computeIfPresent(subject, (key, history) -> {
 			active[0] = history.ban.active(now);
-			return active[0] ? new History(new Ban(subject, Instant.ofEpochMilli(now), history.ban.offence()),
-					history.forgetAt) : history;
+			return active[0]
+					? new History(new Ban(subject, Instant.ofEpochMilli(now), history.ban.offence()), history.forgetAt)
+					: history;
 		});
 		Ban removed = this.active.remove(subject);
 		active[0] |= removed != null && removed.active(now);

@@ -23,34 +23,41 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * Buckets in this JVM: Bucket4j lock-free local buckets in two Caffeine maps, each bounded on its own so a
- * flood of new identities cannot exhaust the heap, nor evict what another kind of caller has spent:
+ * Buckets in this JVM: Bucket4j lock-free local buckets in two Caffeine maps, each
+ * bounded on its own so a flood of new identities cannot exhaust the heap, nor evict what
+ * another kind of caller has spent:
  * <ul>
- * <li>the <em>address</em> partition ({@link Dimension#IP}, whatever the tier: anonymous callers' limits and
- * the per-address backstop), bounded by {@code ratelimit.storage.memory.max-keys}. Anyone can make new
- * addresses (an IPv6 /48 holds 65,536 /64s), so a flood evicts only buckets of this kind;</li>
- * <li>the <em>identified</em> partition (users, orgs and tokens: their rate buckets, calendar quotas and
- * concurrency permits), bounded by {@code ratelimit.storage.memory.max-identified-keys}. Its keys come from
- * verified credentials only, so only the application's own callers compete for it.</li>
+ * <li>the <em>address</em> partition ({@link Dimension#IP}, whatever the tier: anonymous
+ * callers' limits and the per-address backstop), bounded by
+ * {@code ratelimit.storage.memory.max-keys}. Anyone can make new addresses (an IPv6 /48
+ * holds 65,536 /64s), so a flood evicts only buckets of this kind;</li>
+ * <li>the <em>identified</em> partition (users, orgs and tokens: their rate buckets,
+ * calendar quotas and concurrency permits), bounded by
+ * {@code ratelimit.storage.memory.max-identified-keys}. Its keys come from verified
+ * credentials only, so only the application's own callers compete for it.</li>
  * </ul>
- * An idle bucket is dropped once it would be full again; a bucket evicted early by a size bound comes back
- * full (documented trade-off), a quota with its whole period's budget: the identified bound logs a warning
- * when it evicts, since that should not happen to a bound sized for the application's callers.
+ * An idle bucket is dropped once it would be full again; a bucket evicted early by a size
+ * bound comes back full (documented trade-off), a quota with its whole period's budget:
+ * the identified bound logs a warning when it evicts, since that should not happen to a
+ * bound sized for the application's callers.
  * <p>
- * Calendar quotas count per period of the store's wall clock, and an entry with a count lives until its
- * period ends. Concurrency permits are counted in their entry; an entry that holds permits never expires
- * and the size bound passes it over, so a map may exceed its bound by the keys with requests in flight.
+ * Calendar quotas count per period of the store's wall clock, and an entry with a count
+ * lives until its period ends. Concurrency permits are counted in their entry; an entry
+ * that holds permits never expires and the size bound passes it over, so a map may exceed
+ * its bound by the keys with requests in flight.
  * <p>
- * Several checks are decided by taking tokens bucket by bucket and giving them back when an enforced
- * bucket refused: a rejected request drains nothing. Between the take and the give-back a concurrent
- * request may see the lower count and be rejected; that errs on the safe side. A request that may wait
- * reserves its tokens at once (the bucket goes into debt) and is told how long to wait.
+ * Several checks are decided by taking tokens bucket by bucket and giving them back when
+ * an enforced bucket refused: a rejected request drains nothing. Between the take and the
+ * give-back a concurrent request may see the lower count and be rejected; that errs on
+ * the safe side. A request that may wait reserves its tokens at once (the bucket goes
+ * into debt) and is told how long to wait.
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	/**
-	 * What one bucket costs the heap at most, key and map entry included, for limits of up to two
-	 * bandwidths, a quota besides them included (measured by {@code InMemoryFootprintTests}).
+	 * What one bucket costs the heap at most, key and map entry included, for limits of
+	 * up to two bandwidths, a quota besides them included (measured by
+	 * {@code InMemoryFootprintTests}).
 	 */
 	public static final long BYTES_PER_KEY = 600;
 
@@ -81,9 +88,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	private final AtomicLong nextEvictionWarningMillis = new AtomicLong(Long.MIN_VALUE);
 
 	/**
-	 * Creates a store whose quotas follow the system clock, with one bound for each partition.
+	 * Creates a store whose quotas follow the system clock, with one bound for each
+	 * partition.
 	 * @param maxKeys the most buckets kept in each partition
-	 * @param timeMeter the clock of the buckets ({@link TimeMeter#SYSTEM_NANOTIME} outside tests)
+	 * @param timeMeter the clock of the buckets ({@link TimeMeter#SYSTEM_NANOTIME}
+	 * outside tests)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter) {
 		this(maxKeys, maxKeys, timeMeter, Clock.systemUTC());
@@ -92,10 +101,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	/**
 	 * Creates a store with one bound for each partition.
 	 * @param maxKeys the most buckets kept in each partition
-	 * @param timeMeter the clock of the token buckets and of idle expiry ({@link TimeMeter#SYSTEM_NANOTIME}
-	 * outside tests)
-	 * @param clock the wall clock that picks the calendar period of quotas ({@link Clock#systemUTC()}
-	 * outside tests; its zone does not matter, each quota has its own)
+	 * @param timeMeter the clock of the token buckets and of idle expiry
+	 * ({@link TimeMeter#SYSTEM_NANOTIME} outside tests)
+	 * @param clock the wall clock that picks the calendar period of quotas
+	 * ({@link Clock#systemUTC()} outside tests; its zone does not matter, each quota has
+	 * its own)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, TimeMeter timeMeter, Clock clock) {
 		this(maxKeys, maxKeys, timeMeter, clock);
@@ -105,10 +115,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 * Creates a store.
 	 * @param maxKeys the most buckets kept for client addresses ({@link Dimension#IP})
 	 * @param maxIdentifiedKeys the most buckets kept for users, orgs and tokens
-	 * @param timeMeter the clock of the token buckets and of idle expiry ({@link TimeMeter#SYSTEM_NANOTIME}
-	 * outside tests)
-	 * @param clock the wall clock that picks the calendar period of quotas ({@link Clock#systemUTC()}
-	 * outside tests; its zone does not matter, each quota has its own)
+	 * @param timeMeter the clock of the token buckets and of idle expiry
+	 * ({@link TimeMeter#SYSTEM_NANOTIME} outside tests)
+	 * @param clock the wall clock that picks the calendar period of quotas
+	 * ({@link Clock#systemUTC()} outside tests; its zone does not matter, each quota has
+	 * its own)
 	 */
 	public InMemoryRateLimitStore(long maxKeys, long maxIdentifiedKeys, TimeMeter timeMeter, Clock clock) {
 		this.timeMeter = timeMeter;
@@ -132,9 +143,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	/**
-	 * The default bound of the address partition for a heap: three quarters of the buckets that fit in a
-	 * fifth of it, at most three quarters of {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 134,000:
-	 * a whole IPv6 /48 of rotating /64s, two buckets each.
+	 * The default bound of the address partition for a heap: three quarters of the
+	 * buckets that fit in a fifth of it, at most three quarters of
+	 * {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 134,000: a whole IPv6 /48 of
+	 * rotating /64s, two buckets each.
 	 * @param maxHeapBytes the heap's limit, as {@link Runtime#maxMemory()}
 	 * @return the number of buckets
 	 */
@@ -143,8 +155,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	/**
-	 * The default bound of the identified partition for a heap: the rest of the buckets that fit in a fifth
-	 * of it, at most a quarter of {@value #MAX_DEFAULT_KEYS}. A 512 MB heap holds about 44,700.
+	 * The default bound of the identified partition for a heap: the rest of the buckets
+	 * that fit in a fifth of it, at most a quarter of {@value #MAX_DEFAULT_KEYS}. A 512
+	 * MB heap holds about 44,700.
 	 * @param maxHeapBytes the heap's limit, as {@link Runtime#maxMemory()}
 	 * @return the number of buckets
 	 */
@@ -177,7 +190,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		for (int i = 0; i < size; i++) {
 			Attempt attempt = attempts[i];
 			if (attempt.took && !admitted) {
-				// a refused request takes nothing: give back what was taken before a later check refused
+				// a refused request takes nothing: give back what was taken before a
+				// later check refused
 				giveBack(attempt);
 			}
 			waitNanos = Math.max(waitNanos, attempt.waitNanos);
@@ -200,12 +214,14 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			Attempt attempt = new Attempt(check, entry);
 			entry.take(attempt, nowMillis);
 			if (attempt.waitNanos > 0) {
-				// the bucket went into debt: it is full later than an idle bucket would be
+				// the bucket went into debt: it is full later than an idle bucket would
+				// be
 				refresh(check);
 			}
 			return attempt;
 		}
-		// taken inside compute, so Caffeine reads the expiry and the pin as the take left them
+		// taken inside compute, so Caffeine reads the expiry and the pin as the take left
+		// them
 		Attempt[] attempt = new Attempt[1];
 		buckets.asMap().compute(check.key(), (key, found) -> {
 			Entry entry = (found instanceof CountingEntry) ? found : newEntry(layout);
@@ -217,7 +233,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return attempt[0];
 	}
 
-	// a key's limit changed to one of the same shape (see Policy#storeKey): keep the state, take the limit
+	// a key's limit changed to one of the same shape (see Policy#storeKey): keep the
+	// state, take the limit
 	private static void adopt(Entry entry, LimitLayout layout) {
 		LimitLayout current = entry.layout;
 		if (current != layout && !current.sameLimit(layout)) {
@@ -237,7 +254,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	public void giveBack(List<LimitCheck> checks) {
 		long nowMillis = this.clock.millis();
 		for (LimitCheck check : checks) {
-			// inside compute, so Caffeine reads the expiry as the refund left it; an evicted bucket is full already
+			// inside compute, so Caffeine reads the expiry as the refund left it; an
+			// evicted bucket is full already
 			partition(check.policy()).asMap().computeIfPresent(check.key(), (key, entry) -> {
 				entry.refund(check.cost(), nowMillis);
 				return entry;
@@ -252,14 +270,18 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		}
 	}
 
-	/** Has Caffeine read the entry's weight and expiry again from its state (no permit held, a debt). */
+	/**
+	 * Has Caffeine read the entry's weight and expiry again from its state (no permit
+	 * held, a debt).
+	 */
 	private void refresh(LimitCheck check) {
 		partition(check.policy()).asMap().computeIfPresent(check.key(), (k, entry) -> entry);
 	}
 
 	/**
-	 * Where a policy's buckets live: anyone can make a new address, so address buckets are bounded apart
-	 * from those of verified callers, which a flood of addresses must not evict.
+	 * Where a policy's buckets live: anyone can make a new address, so address buckets
+	 * are bounded apart from those of verified callers, which a flood of addresses must
+	 * not evict.
 	 */
 	private Cache<String, Entry> partition(Policy policy) {
 		return policy.dimension().unverified() ? this.addresses : this.identified;
@@ -270,9 +292,10 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		long now = this.clock.millis();
 		long next = this.nextEvictionWarningMillis.get();
 		if (now >= next && this.nextEvictionWarningMillis.compareAndSet(next, now + EVICTION_WARNING_INTERVAL_MILLIS)) {
-			logger.warn("The in-memory store is full of users', orgs' and tokens' buckets ({} kept): {} evicted so far, "
-					+ "each back with a full budget (a quota with its whole period's); raise "
-					+ "ratelimit.storage.memory.max-identified-keys", this.maxIdentifiedKeys, evicted);
+			logger
+				.warn("The in-memory store is full of users', orgs' and tokens' buckets ({} kept): {} evicted so far, "
+						+ "each back with a full budget (a quota with its whole period's); raise "
+						+ "ratelimit.storage.memory.max-identified-keys", this.maxIdentifiedKeys, evicted);
 		}
 	}
 
@@ -295,7 +318,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 			LimitLayout layout = layout(check.policy());
 			Entry entry = partition(check.policy()).getIfPresent(check.key());
 			if (entry == null || !entry.layout.sameLimit(layout)) {
-				// not there (or shaped by an older limit it has not met yet): what the next request would find
+				// not there (or shaped by an older limit it has not met yet): what the
+				// next request would find
 				Entry fresh = newEntry(layout);
 				if (entry != null) {
 					entry.copyTo(fresh);
@@ -337,12 +361,18 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return this.addresses.estimatedSize() + this.identified.estimatedSize();
 	}
 
-	/** The number of buckets held for client addresses (approximate, as Caffeine's estimate). */
+	/**
+	 * The number of buckets held for client addresses (approximate, as Caffeine's
+	 * estimate).
+	 */
 	public long addressSize() {
 		return this.addresses.estimatedSize();
 	}
 
-	/** The number of buckets held for users, orgs and tokens (approximate, as Caffeine's estimate). */
+	/**
+	 * The number of buckets held for users, orgs and tokens (approximate, as Caffeine's
+	 * estimate).
+	 */
 	public long identifiedSize() {
 		return this.identified.estimatedSize();
 	}
@@ -352,7 +382,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return this.identifiedEvictions.get();
 	}
 
-	/** Runs pending evictions now (tests and the Actuator endpoint want an exact size). */
+	/**
+	 * Runs pending evictions now (tests and the Actuator endpoint want an exact size).
+	 */
 	public void cleanUp() {
 		this.addresses.cleanUp();
 		this.identified.cleanUp();

@@ -16,14 +16,18 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
- * Where each item of a policy's limit lives in a memory entry: token buckets in one Bucket4j bucket, quota
- * counts and permits in fields of their own. Built once per policy.
+ * Where each item of a policy's limit lives in a memory entry: token buckets in one
+ * Bucket4j bucket, quota counts and permits in fields of their own. Built once per
+ * policy.
  */
 final class LimitLayout {
 
 	private final List<Bandwidth> bandwidths;
 
-	/** Per item: its index among the items of its kind (a token bucket's index in the Bucket4j state). */
+	/**
+	 * Per item: its index among the items of its kind (a token bucket's index in the
+	 * Bucket4j state).
+	 */
 	private final int[] slots;
 
 	private final int quotas;
@@ -67,12 +71,18 @@ final class LimitLayout {
 		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
 	}
 
-	/** The Bucket4j configuration of the token buckets, {@code null} when the limit has none. */
+	/**
+	 * The Bucket4j configuration of the token buckets, {@code null} when the limit has
+	 * none.
+	 */
 	@Nullable BucketConfiguration tokenBuckets() {
 		return this.tokenBuckets;
 	}
 
-	/** Whether this layout is of the same limit as {@code other} (two policies may share one limit). */
+	/**
+	 * Whether this layout is of the same limit as {@code other} (two policies may share
+	 * one limit).
+	 */
 	boolean sameLimit(LimitLayout other) {
 		return other == this || other.spec.equals(this.spec);
 	}
@@ -106,7 +116,10 @@ final class LimitLayout {
 		return this.idleNanos;
 	}
 
-	/** A new Bucket4j bucket of the token buckets, full; {@code null} when the limit has none. */
+	/**
+	 * A new Bucket4j bucket of the token buckets, full; {@code null} when the limit has
+	 * none.
+	 */
 	@Nullable Bucket newBucket(TimeMeter timeMeter) {
 		if (this.tokenBuckets == null) {
 			return null;

@@ -10,9 +10,9 @@ import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 
 /**
- * The store's report of an attempt, per kind of item, from what the attempt found and whether it kept its
- * share: a token bucket's waits follow its refill, a quota's run to its period's end, a concurrency cap's
- * are {@link ConcurrencyLimit#RETRY_MILLIS}.
+ * The store's report of an attempt, per kind of item, from what the attempt found and
+ * whether it kept its share: a token bucket's waits follow its refill, a quota's run to
+ * its period's end, a concurrency cap's are {@link ConcurrencyLimit#RETRY_MILLIS}.
  */
 final class Reports {
 
@@ -39,13 +39,17 @@ final class Reports {
 		return new CheckResult(attempt.had, List.of(results));
 	}
 
-	/** A bucket in debt (found below zero) reports none left and the wait for the debt and the cost. */
+	/**
+	 * A bucket in debt (found below zero) reports none left and the wait for the debt and
+	 * the cost.
+	 */
 	private static BandwidthResult tokenBucket(TokenBucket bucket, long found, long cost, boolean took) {
 		long after = took ? found - cost : found;
 		long untilCost = (found >= cost) ? 0 : bucket.millisToRefill(cost - found);
 		// tokens are whole here: a wait may be overstated by less than one token's refill
 		return new BandwidthResult(Math.max(0, Math.min(bucket.capacity(), after)), untilCost,
-				bucket.millisToRefill(bucket.capacity() - after), took ? bucket.millisToRefill(cost - after) : untilCost);
+				bucket.millisToRefill(bucket.capacity() - after),
+				took ? bucket.millisToRefill(cost - after) : untilCost);
 	}
 
 	private static BandwidthResult quota(CalendarQuota quota, long found, long cost, boolean took, long untilEnd) {

@@ -7,10 +7,11 @@ import io.github.bucket4j.distributed.proxy.RetryDecision;
 import io.github.bucket4j.distributed.proxy.RetryStrategy;
 
 /**
- * When a compare-and-swap loses to another instance writing the same bucket: retry at once (the winner's
- * state is there to read), then back off with jitter so the contenders interleave instead of colliding
- * again, and give up after a bounded number of attempts. Bucket4j also cuts any delay to the remaining
- * request timeout, so retries never outlive the store's budget.
+ * When a compare-and-swap loses to another instance writing the same bucket: retry at
+ * once (the winner's state is there to read), then back off with jitter so the contenders
+ * interleave instead of colliding again, and give up after a bounded number of attempts.
+ * Bucket4j also cuts any delay to the remaining request timeout, so retries never outlive
+ * the store's budget.
  */
 final class BackoffRetryStrategy implements RetryStrategy {
 

@@ -26,37 +26,46 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 
 /**
- * The {@code bucket4j} strategy: buckets kept by Bucket4j's Lettuce compare-and-swap proxy manager,
- * through its asynchronous API.
+ * The {@code bucket4j} strategy: buckets kept by Bucket4j's Lettuce compare-and-swap
+ * proxy manager, through its asynchronous API.
  * <ul>
- * <li><b>No drain by compensation.</b> The checks of a request go to Redis in parallel; when one bucket
- * refuses, the tokens taken from the others are given back before the answer (Bucket4j has no atomic
- * multi-bucket operation). That costs 2 round trips per admitted bucket (GET, then a compare-and-swap
- * EVAL), 3 for a new key.</li>
- * <li><b>Hot keys.</b> Bucket proxies are cached per key with Bucket4j's batching, so concurrent requests
- * on one key share a round trip instead of colliding; compare-and-swap conflicts between instances are
- * retried a bounded number of times with backoff.</li>
- * <li><b>Idle keys vanish.</b> A bucket's key expires once the bucket would be full again.</li>
+ * <li><b>No drain by compensation.</b> The checks of a request go to Redis in parallel;
+ * when one bucket refuses, the tokens taken from the others are given back before the
+ * answer (Bucket4j has no atomic multi-bucket operation). That costs 2 round trips per
+ * admitted bucket (GET, then a compare-and-swap EVAL), 3 for a new key.</li>
+ * <li><b>Hot keys.</b> Bucket proxies are cached per key with Bucket4j's batching, so
+ * concurrent requests on one key share a round trip instead of colliding;
+ * compare-and-swap conflicts between instances are retried a bounded number of times with
+ * backoff.</li>
+ * <li><b>Idle keys vanish.</b> A bucket's key expires once the bucket would be full
+ * again.</li>
  * </ul>
- * <b>Clock.</b> Bucket4j computes refills from this JVM's clock ({@code clock}, the system wall clock by
- * default), not from Redis: instances whose clocks disagree refill a shared bucket a little early or late.
- * Keep their clocks synchronised (NTP). The {@code script} strategy ({@link RedisScriptRateLimitStore})
- * has none of these costs.
+ * <b>Clock.</b> Bucket4j computes refills from this JVM's clock ({@code clock}, the
+ * system wall clock by default), not from Redis: instances whose clocks disagree refill a
+ * shared bucket a little early or late. Keep their clocks synchronised (NTP). The
+ * {@code script} strategy ({@link RedisScriptRateLimitStore}) has none of these costs.
  */
 public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucket4jSession> {
 
 	/** The default bound of the bucket proxy cache. */
 	public static final long DEFAULT_MAX_CACHED_BUCKETS = 100_000;
 
-	/** Kept past the refill so that instances whose clocks disagree slightly never see a key vanish early. */
+	/**
+	 * Kept past the refill so that instances whose clocks disagree slightly never see a
+	 * key vanish early.
+	 */
 	private static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(1);
 
-	/** The bucket of the warm-up at connect: gone a second after it is full again, if not deleted. */
+	/**
+	 * The bucket of the warm-up at connect: gone a second after it is full again, if not
+	 * deleted.
+	 */
 	private static final BucketConfiguration WARM_UP_BUCKET = BucketConfiguration.builder()
 		.addLimit((limit) -> limit.capacity(1).refillGreedy(1, Duration.ofSeconds(1)))
 		.build();
 
-	// enough for a dozen instances on one hot key (batching leaves one contender per instance); the wait bounds the rest
+	// enough for a dozen instances on one hot key (batching leaves one contender per
+	// instance); the wait bounds the rest
 	private static final int MAX_CAS_ATTEMPTS = 16;
 
 	private final TimeMeter clock;
@@ -66,7 +75,8 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	private final BucketConfigurations configurations = new BucketConfigurations();
 
 	/**
-	 * Creates a store with the system clock and the default proxy cache bound. Nothing is connected yet.
+	 * Creates a store with the system clock and the default proxy cache bound. Nothing is
+	 * connected yet.
 	 * @param connector opens the store's connection
 	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
 	 * @param circuitBreaker the breaker that stops calls to a failing Redis
@@ -80,8 +90,8 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	 * @param connector opens the store's connection
 	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
 	 * @param circuitBreaker the breaker that stops calls to a failing Redis
-	 * @param clock the clock of the buckets: a wall clock shared in meaning by every instance
-	 * ({@link TimeMeter#SYSTEM_MILLISECONDS} outside tests)
+	 * @param clock the clock of the buckets: a wall clock shared in meaning by every
+	 * instance ({@link TimeMeter#SYSTEM_MILLISECONDS} outside tests)
 	 * @param maxCachedBuckets the most bucket proxies kept for reuse
 	 */
 	public Bucket4jRedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
@@ -119,15 +129,17 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	@Override
 	Bucket4jSession openSession(StatefulConnection<byte[], byte[]> connection) {
 		LettuceBasedProxyManagerBuilder<byte[]> builder;
-		// every answer Bucket4j reads (a GET, a compare-and-swap) tells the silence rule Redis is answering:
-		// one decision takes several round trips, and a burst queues behind one key's batch
+		// every answer Bucket4j reads (a GET, a compare-and-swap) tells the silence rule
+		// Redis is answering:
+		// one decision takes several round trips, and a burst queues behind one key's
+		// batch
 		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 			builder = Bucket4jLettuce.casBasedBuilder(
 					AnswerWatch.of(RedisAdvancedClusterAsyncCommands.class, cluster.async(), this::answered));
 		}
 		else if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
-			builder = Bucket4jLettuce.casBasedBuilder(
-					AnswerWatch.of(RedisAsyncCommands.class, standalone.async(), this::answered));
+			builder = Bucket4jLettuce
+				.casBasedBuilder(AnswerWatch.of(RedisAsyncCommands.class, standalone.async(), this::answered));
 		}
 		else {
 			connection.closeAsync();
@@ -145,9 +157,10 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 	}
 
 	/**
-	 * Takes a token from a bucket of its own and gives it back, on the connecting thread, then deletes the
-	 * bucket: the first decisions then do not wait while this JVM loads the code that sends and reads
-	 * Bucket4j's compare-and-swap commands. A failure here is harmless.
+	 * Takes a token from a bucket of its own and gives it back, on the connecting thread,
+	 * then deletes the bucket: the first decisions then do not wait while this JVM loads
+	 * the code that sends and reads Bucket4j's compare-and-swap commands. A failure here
+	 * is harmless.
 	 */
 	private void warmUp(AsyncProxyManager<byte[]> proxyManager) {
 		byte[] key = ("ratelimit:warm-up:" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);

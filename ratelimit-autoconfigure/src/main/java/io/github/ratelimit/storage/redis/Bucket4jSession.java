@@ -16,10 +16,11 @@ import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.LimitCheck;
 
 /**
- * One connection and the Bucket4j state built on it: the proxy manager and a bounded cache of bucket
- * proxies. A proxy is reused for its key so that Bucket4j's batching can merge concurrent requests on a
- * hot key into one compare-and-swap instead of letting them collide; a proxy holds no bucket state, so
- * evicting one costs nothing but the batching of that key.
+ * One connection and the Bucket4j state built on it: the proxy manager and a bounded
+ * cache of bucket proxies. A proxy is reused for its key so that Bucket4j's batching can
+ * merge concurrent requests on a hot key into one compare-and-swap instead of letting
+ * them collide; a proxy holds no bucket state, so evicting one costs nothing but the
+ * batching of that key.
  */
 final class Bucket4jSession implements RedisSession {
 
@@ -50,9 +51,10 @@ final class Bucket4jSession implements RedisSession {
 	}
 
 	/**
-	 * The proxy of the bucket a check takes tokens from. Bucket4j keeps the configuration a bucket was
-	 * created with in Redis and would go on applying it after the limit changed, so each exact limit has a
-	 * bucket of its own here: a changed limit starts with a full bucket on this strategy.
+	 * The proxy of the bucket a check takes tokens from. Bucket4j keeps the configuration
+	 * a bucket was created with in Redis and would go on applying it after the limit
+	 * changed, so each exact limit has a bucket of its own here: a changed limit starts
+	 * with a full bucket on this strategy.
 	 */
 	AsyncBucketProxy bucket(LimitCheck check) {
 		String key = key(check);
@@ -79,7 +81,8 @@ final class Bucket4jSession implements RedisSession {
 		this.buckets.invalidate(new String(key, StandardCharsets.UTF_8));
 		StatefulConnection<byte[], byte[]> open = this.connection;
 		io.lettuce.core.RedisFuture<Long> deleted = (open instanceof io.lettuce.core.cluster.api.StatefulRedisClusterConnection<byte[], byte[]> cluster)
-				? cluster.async().del(key) : ((io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]>) open).async().del(key);
+				? cluster.async().del(key)
+				: ((io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]>) open).async().del(key);
 		return deleted.toCompletableFuture();
 	}
 

@@ -16,15 +16,16 @@ import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.bucket4j.BucketResults;
 
 /**
- * Decides one request over several Bucket4j buckets, which Bucket4j cannot update atomically together:
- * every bucket is asked in parallel, and when one refuses, the tokens taken from the others are given
- * back ({@code addTokens}) before the answer is given, so a rejected request drains nothing. Between
- * the take and the give-back a concurrent request may see the lower count and be rejected; that errs on
- * the safe side.
+ * Decides one request over several Bucket4j buckets, which Bucket4j cannot update
+ * atomically together: every bucket is asked in parallel, and when one refuses, the
+ * tokens taken from the others are given back ({@code addTokens}) before the answer is
+ * given, so a rejected request drains nothing. Between the take and the give-back a
+ * concurrent request may see the lower count and be rejected; that errs on the safe side.
  * <p>
- * A decision that fails or runs out of time is {@link #abandon() abandoned}: whatever it managed to
- * take, now or when a late reply arrives, is given back, so an undecided request leaves no trace either
- * (best effort: a refund that fails itself is lost). Each bucket is refunded at most once.
+ * A decision that fails or runs out of time is {@link #abandon() abandoned}: whatever it
+ * managed to take, now or when a late reply arrives, is given back, so an undecided
+ * request leaves no trace either (best effort: a refund that fails itself is lost). Each
+ * bucket is refunded at most once.
  */
 final class CompensatingDecision implements PendingDecision {
 
@@ -51,7 +52,10 @@ final class CompensatingDecision implements PendingDecision {
 		this.refunded = new AtomicIntegerArray(size);
 	}
 
-	/** Asks every bucket for its tokens; the answer completes once refunds, if any, are done. */
+	/**
+	 * Asks every bucket for its tokens; the answer completes once refunds, if any, are
+	 * done.
+	 */
 	void start() {
 		try {
 			for (int i = 0; i < this.buckets.length; i++) {
@@ -98,7 +102,10 @@ final class CompensatingDecision implements PendingDecision {
 			.thenApply((ignored) -> new StoreDecision(false, List.of(results)));
 	}
 
-	/** Gives back whatever this decision took or will take; called when it failed or timed out. */
+	/**
+	 * Gives back whatever this decision took or will take; called when it failed or timed
+	 * out.
+	 */
 	@Override
 	public void abandon() {
 		for (int i = 0; i < this.consumptions.length; i++) {
@@ -114,7 +121,10 @@ final class CompensatingDecision implements PendingDecision {
 		}
 	}
 
-	/** Gives the tokens of check {@code i} back, unless that was done already (then completes with null). */
+	/**
+	 * Gives the tokens of check {@code i} back, unless that was done already (then
+	 * completes with null).
+	 */
 	private CompletableFuture<@Nullable VerboseResult<Nothing>> refund(int i) {
 		if (!this.refunded.compareAndSet(i, 0, 1)) {
 			return CompletableFuture.completedFuture(null);

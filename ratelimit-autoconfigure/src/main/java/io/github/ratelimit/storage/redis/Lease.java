@@ -6,9 +6,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.ratelimit.storage.Permits;
 
 /**
- * The concurrency permits one admitted request holds in Redis: a lease on the cap of each of its buckets
- * that gave one, renewed by the {@link LeaseKeeper} until released. Released at most once; releasing
- * never blocks or throws (a release that does not reach Redis lets the lease run out).
+ * The concurrency permits one admitted request holds in Redis: a lease on the cap of each
+ * of its buckets that gave one, renewed by the {@link LeaseKeeper} until released.
+ * Released at most once; releasing never blocks or throws (a release that does not reach
+ * Redis lets the lease run out).
  */
 final class Lease implements Permits {
 
@@ -35,7 +36,9 @@ final class Lease implements Permits {
 		}
 	}
 
-	/** Stops renewing without a release: the decision was given back (refunded) already. */
+	/**
+	 * Stops renewing without a release: the decision was given back (refunded) already.
+	 */
 	void forget() {
 		if (this.done.compareAndSet(false, true)) {
 			this.keeper.forget(this);

@@ -24,10 +24,11 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.storage.Permits;
 
 /**
- * The leases of the permits this instance holds: hands out lease ids, renews every held lease each third
- * of the lease time (one script call for all, per slot in Redis Cluster) so a long request keeps its
- * permit, and sends releases without waiting for them. Nothing here blocks a request or throws: a call
- * that fails leaves the lease to run out, which is how a crashed instance gives its permits back too.
+ * The leases of the permits this instance holds: hands out lease ids, renews every held
+ * lease each third of the lease time (one script call for all, per slot in Redis Cluster)
+ * so a long request keeps its permit, and sends releases without waiting for them.
+ * Nothing here blocks a request or throws: a call that fails leaves the lease to run out,
+ * which is how a crashed instance gives its permits back too.
  */
 final class LeaseKeeper implements AutoCloseable {
 
@@ -58,7 +59,8 @@ final class LeaseKeeper implements AutoCloseable {
 	/**
 	 * Creates a keeper; its thread starts with the first lease.
 	 * @param session the current session, or {@code null} while there is none
-	 * @param slots groups a session's keys by Cluster slot, or {@code null} when one call may take any keys
+	 * @param slots groups a session's keys by Cluster slot, or {@code null} when one call
+	 * may take any keys
 	 * @param now the script time to send (negative for the server's clock)
 	 */
 	LeaseKeeper(TokenBucketScript script, Duration leaseTime, Supplier<@Nullable ScriptSession> session,

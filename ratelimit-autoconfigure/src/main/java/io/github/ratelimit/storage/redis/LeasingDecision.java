@@ -8,9 +8,10 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * The decision of a request that may take concurrency permits: an admitted answer holds a {@link Lease}
- * on each bucket that gave one (non-enforced checks included), renewed until released; an abandoned
- * decision gives its permits back with the rest of what it took, and its lease is never renewed.
+ * The decision of a request that may take concurrency permits: an admitted answer holds a
+ * {@link Lease} on each bucket that gave one (non-enforced checks included), renewed
+ * until released; an abandoned decision gives its permits back with the rest of what it
+ * took, and its lease is never renewed.
  */
 final class LeasingDecision implements PendingDecision {
 
@@ -43,7 +44,8 @@ final class LeasingDecision implements PendingDecision {
 
 	@Override
 	public void abandon() {
-		// the decision gives back the permits by lease id; the lease only has to stop being renewed
+		// the decision gives back the permits by lease id; the lease only has to stop
+		// being renewed
 		this.decision.abandon();
 		this.answer.thenAccept((answer) -> {
 			if (answer.permits() instanceof Lease lease) {

@@ -18,16 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the store's connection without making a request wait for a lost one. The first connect happens
- * in the background on first use (or on {@link #start()}), so the application starts while Redis is
- * down; until a connection is open, {@link #session()} answers {@code null} at once, and
- * {@link #firstConnect()} lets a fresh instance's first decisions wait for a first connect under way
- * (a cold JVM takes a while to open it, and the decisions that arrive meanwhile are no outage).
+ * Keeps the store's connection without making a request wait for a lost one. The first
+ * connect happens in the background on first use (or on {@link #start()}), so the
+ * application starts while Redis is down; until a connection is open, {@link #session()}
+ * answers {@code null} at once, and {@link #firstConnect()} lets a fresh instance's first
+ * decisions wait for a first connect under way (a cold JVM takes a while to open it, and
+ * the decisions that arrive meanwhile are no outage).
  * <p>
- * A connection that drops is reconnected by Lettuce, but Lettuce backs off up to 30 s between attempts,
- * and a client built without auto-reconnect never comes back. So once a connection has been down for
- * {@code retryInterval}, a fresh one is opened in the background (at most one attempt per interval) and
- * replaces it: enforcement resumes within about {@code retryInterval} of Redis returning.
+ * A connection that drops is reconnected by Lettuce, but Lettuce backs off up to 30 s
+ * between attempts, and a client built without auto-reconnect never comes back. So once a
+ * connection has been down for {@code retryInterval}, a fresh one is opened in the
+ * background (at most one attempt per interval) and replaces it: enforcement resumes
+ * within about {@code retryInterval} of Redis returning.
  */
 final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseable {
 
@@ -69,7 +71,10 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 
 	private volatile boolean closed;
 
-	/** Completes with the session of the connect under way, or {@code null} when the attempt failed. */
+	/**
+	 * Completes with the session of the connect under way, or {@code null} when the
+	 * attempt failed.
+	 */
 	private volatile CompletableFuture<@Nullable S> attempt = CompletableFuture.completedFuture(null);
 
 	RedisConnectionKeeper(RedisConnector connector, Function<StatefulConnection<byte[], byte[]>, S> sessions,
@@ -92,8 +97,8 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	}
 
 	/**
-	 * The session of an open connection, or {@code null} when there is none right now (a connect is then
-	 * under way or due). Never blocks.
+	 * The session of an open connection, or {@code null} when there is none right now (a
+	 * connect is then under way or due). Never blocks.
 	 */
 	@Nullable S session() {
 		S current = this.session;
@@ -105,7 +110,8 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		}
 		long now = this.nanoTime.getAsLong();
 		if (current != null && this.downSinceNanos == 0) {
-			// give Lettuce's own reconnect a chance first: a short blip needs no new connection
+			// give Lettuce's own reconnect a chance first: a short blip needs no new
+			// connection
 			this.downSinceNanos = now;
 		}
 		if (connectIsDue(current, now)) {
@@ -115,9 +121,9 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	}
 
 	/**
-	 * While the store has never been connected and a connect is under way, the session that connect
-	 * opens (or {@code null} when it fails); otherwise {@code null}: a connection that is lost is an
-	 * outage, not a start.
+	 * While the store has never been connected and a connect is under way, the session
+	 * that connect opens (or {@code null} when it fails); otherwise {@code null}: a
+	 * connection that is lost is an outage, not a start.
 	 */
 	@Nullable CompletableFuture<@Nullable S> firstConnect() {
 		CompletableFuture<@Nullable S> current = this.attempt;
@@ -166,7 +172,8 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	private void connect(CompletableFuture<@Nullable S> opened) {
 		try {
 			StatefulConnection<byte[], byte[]> connection = this.connector.connect();
-			// our own connection: a short timeout here leaves the application's shared client alone
+			// our own connection: a short timeout here leaves the application's shared
+			// client alone
 			connection.setTimeout(this.commandTimeout);
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				openMasterConnections(cluster);
@@ -179,14 +186,19 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 				this.failing = true;
 				this.failingSinceNanos = now;
 				this.lastWarningNanos = now;
-				logger.warn("Cannot connect to Redis for rate limiting ({}); retrying every {} ms, "
-						+ "requests get the storage failure mode meanwhile", ex.toString(), this.retryIntervalNanos / 1_000_000);
+				logger.warn(
+						"Cannot connect to Redis for rate limiting ({}); retrying every {} ms, "
+								+ "requests get the storage failure mode meanwhile",
+						ex.toString(), this.retryIntervalNanos / 1_000_000);
 			}
 			else if (now - this.lastWarningNanos >= NEVER_CONNECTED_WARNING_INTERVAL_NANOS && !this.everConnected) {
-				// a store that never connected limits only by the failure mode: say so until it does
+				// a store that never connected limits only by the failure mode: say so
+				// until it does
 				this.lastWarningNanos = now;
-				logger.warn("Still cannot connect to Redis for rate limiting after {} s ({}); requests get the "
-						+ "storage failure mode", (now - this.failingSinceNanos) / 1_000_000_000L, ex.toString());
+				logger.warn(
+						"Still cannot connect to Redis for rate limiting after {} s ({}); requests get the "
+								+ "storage failure mode",
+						(now - this.failingSinceNanos) / 1_000_000_000L, ex.toString());
 			}
 			else {
 				logger.debug("Still cannot connect to Redis for rate limiting", ex);
@@ -200,17 +212,19 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	}
 
 	/**
-	 * Opens the connection to every master of a Cluster now, on this background thread: Lettuce opens one
-	 * on the first command for a node's slots, and a first decision that waited for a connect (on a cold
-	 * application, longer than the timeout) would get the failure mode. A master that cannot be reached is
-	 * left to Lettuce.
+	 * Opens the connection to every master of a Cluster now, on this background thread:
+	 * Lettuce opens one on the first command for a node's slots, and a first decision
+	 * that waited for a connect (on a cold application, longer than the timeout) would
+	 * get the failure mode. A master that cannot be reached is left to Lettuce.
 	 */
 	private static void openMasterConnections(StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 		for (RedisClusterNode node : cluster.getPartitions()) {
 			RedisURI uri = node.getUri();
-			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL) && uri != null) {
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
+					&& uri != null) {
 				try {
-					// the routing's own connection: writes to a node's slots go to the one kept for its host and port
+					// the routing's own connection: writes to a node's slots go to the
+					// one kept for its host and port
 					cluster.getConnection(uri.getHost(), uri.getPort());
 				}
 				catch (RuntimeException ex) {

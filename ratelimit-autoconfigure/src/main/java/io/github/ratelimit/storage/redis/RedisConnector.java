@@ -9,12 +9,13 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.ByteArrayCodec;
 
 /**
- * Opens the store's own Redis connection. The store calls it on a background thread, never on a request
- * thread, so it may block (a connect can take Lettuce's connect timeout); it is called again when a
- * connection is lost for good.
+ * Opens the store's own Redis connection. The store calls it on a background thread,
+ * never on a request thread, so it may block (a connect can take Lettuce's connect
+ * timeout); it is called again when a connection is lost for good.
  * <p>
- * The connection must be a {@code StatefulRedisConnection} (standalone, Sentinel, master/replica) or a
- * {@code StatefulRedisClusterConnection}, with {@code byte[]} keys and values.
+ * The connection must be a {@code StatefulRedisConnection} (standalone, Sentinel,
+ * master/replica) or a {@code StatefulRedisClusterConnection}, with {@code byte[]} keys
+ * and values.
  */
 @FunctionalInterface
 public interface RedisConnector {
@@ -27,7 +28,8 @@ public interface RedisConnector {
 	StatefulConnection<byte[], byte[]> connect();
 
 	/**
-	 * A connector that opens connections with a Lettuce client, to the client's default URI.
+	 * A connector that opens connections with a Lettuce client, to the client's default
+	 * URI.
 	 * @param client a {@link RedisClient} or a {@link RedisClusterClient}
 	 * @return the connector
 	 */
@@ -36,9 +38,10 @@ public interface RedisConnector {
 	}
 
 	/**
-	 * A connector that looks the client up when it connects, for clients that exist only once something
-	 * has started, such as Spring Data's {@code LettuceConnectionFactory::getRequiredNativeClient}.
-	 * Connections are the store's own: the client's shared connection and options are left alone.
+	 * A connector that looks the client up when it connects, for clients that exist only
+	 * once something has started, such as Spring Data's
+	 * {@code LettuceConnectionFactory::getRequiredNativeClient}. Connections are the
+	 * store's own: the client's shared connection and options are left alone.
 	 * @param client supplies a {@link RedisClient} or a {@link RedisClusterClient}
 	 * @return the connector
 	 */

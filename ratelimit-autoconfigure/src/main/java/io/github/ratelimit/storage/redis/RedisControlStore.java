@@ -48,19 +48,21 @@ import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
  * Runtime control in Redis, shared by every instance. Every key carries the hash tag
- * {@code {<prefix>control}}, so on a Cluster they all live in one slot and the ban script can touch
- * several of them at once. The keys: {@code …:version} (a counter every operator write increments, polled
- * by each instance), hashes {@code …:overrides} and {@code …:rules} (read whole when the version moves),
- * and for bans, which callers start: a sorted set {@code …:bans:active} of the bans in force (score: the
- * end; at most {@code maxActiveBans}), a stream {@code …:bans:log} of the last {@value #LOG_LENGTH} or so
- * bans started and lifted (each instance reads only the entries after its cursor), one record per banned
- * subject {@code …:ban:<hash>} that expires when the ban is forgotten ({@code memory} after its end), at
- * most {@link #maxBanRecords()} of them (indexed in {@code …:bans:records}), and one refusal counter per
- * subject being refused that expires with its window.
+ * {@code {<prefix>control}}, so on a Cluster they all live in one slot and the ban script
+ * can touch several of them at once. The keys: {@code …:version} (a counter every
+ * operator write increments, polled by each instance), hashes {@code …:overrides} and
+ * {@code …:rules} (read whole when the version moves), and for bans, which callers start:
+ * a sorted set {@code …:bans:active} of the bans in force (score: the end; at most
+ * {@code maxActiveBans}), a stream {@code …:bans:log} of the last {@value #LOG_LENGTH} or
+ * so bans started and lifted (each instance reads only the entries after its cursor), one
+ * record per banned subject {@code …:ban:<hash>} that expires when the ban is forgotten
+ * ({@code memory} after its end), at most {@link #maxBanRecords()} of them (indexed in
+ * {@code …:bans:records}), and one refusal counter per subject being refused that expires
+ * with its window.
  * <p>
- * The store has a connection of its own, opened on first use off the request path. Operator reads and
- * writes wait at most {@code timeout}; counting a refusal never waits, and is skipped while the
- * connection is not open or too many counts are in flight.
+ * The store has a connection of its own, opened on first use off the request path.
+ * Operator reads and writes wait at most {@code timeout}; counting a refusal never waits,
+ * and is skipped while the connection is not open or too many counts are in flight.
  */
 public final class RedisControlStore implements ControlStore, AutoCloseable {
 
@@ -70,13 +72,21 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	private static final String LIFT_SCRIPT = "META-INF/ratelimit/ban-lift.lua";
 
-	/** Ban records (for doubling) kept per ban that may be in force: see {@link #maxBanRecords()}. */
+	/**
+	 * Ban records (for doubling) kept per ban that may be in force: see
+	 * {@link #maxBanRecords()}.
+	 */
 	static final int RECORDS_PER_ACTIVE_BAN = 2;
 
-	/** More refusal counts than this in flight (Redis slow) and further ones are dropped. */
+	/**
+	 * More refusal counts than this in flight (Redis slow) and further ones are dropped.
+	 */
 	private static final int MAX_IN_FLIGHT = 1000;
 
-	/** Ban changes the stream keeps, about (trimmed with {@code MAXLEN ~}): a reader further behind resyncs. */
+	/**
+	 * Ban changes the stream keeps, about (trimmed with {@code MAXLEN ~}): a reader
+	 * further behind resyncs.
+	 */
 	static final int LOG_LENGTH = 10_000;
 
 	/** Ban changes read at once, and bans in force read at once in a resync. */
@@ -97,7 +107,10 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	private final byte[] activeKey;
 
-	/** A sorted set of the ban records (member: the record's key, score: when it is forgotten). */
+	/**
+	 * A sorted set of the ban records (member: the record's key, score: when it is
+	 * forgotten).
+	 */
 	private final byte[] recordsKey;
 
 	private final byte[] logKey;
@@ -143,7 +156,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	 * @param connector opens the store's connection
 	 * @param keyPrefix the namespace of keys ({@code ratelimit.storage.key-prefix})
 	 * @param timeout how long an operator's read or write may wait for Redis
-	 * @param maxActiveBans the most bans in force at once ({@code ratelimit.bans.max-active})
+	 * @param maxActiveBans the most bans in force at once
+	 * ({@code ratelimit.bans.max-active})
 	 */
 	public RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, int maxActiveBans) {
 		this(connector, keyPrefix, timeout, maxActiveBans, null);
@@ -151,8 +165,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 
 	/**
 	 * Creates a store for tests.
-	 * @param clock the time in ms that bans and expiries use instead of Redis's and the system's, or
-	 * {@code null}
+	 * @param clock the time in ms that bans and expiries use instead of Redis's and the
+	 * system's, or {@code null}
 	 */
 	RedisControlStore(RedisConnector connector, String keyPrefix, Duration timeout, @Nullable LongSupplier clock) {
 		this(connector, keyPrefix, timeout, DEFAULT_MAX_ACTIVE_BANS, clock);
@@ -183,10 +197,10 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 	}
 
 	/**
-	 * The most ban records kept for doubling: {@value #RECORDS_PER_ACTIVE_BAN} times {@code maxActiveBans}.
-	 * A record outlives its ban by {@code memory}, so without a bound short bans from rotating addresses
-	 * would pile up records; beyond it the records forgotten soonest go first (their subjects' next ban is
-	 * a first one again).
+	 * The most ban records kept for doubling: {@value #RECORDS_PER_ACTIVE_BAN} times
+	 * {@code maxActiveBans}. A record outlives its ban by {@code memory}, so without a
+	 * bound short bans from rotating addresses would pile up records; beyond it the
+	 * records forgotten soonest go first (their subjects' next ban is a first one again).
 	 */
 	long maxBanRecords() {
 		return (long) this.maxActiveBans * RECORDS_PER_ACTIVE_BAN;
@@ -236,7 +250,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 				rules.add(rule);
 			}
 		});
-		// expired entries go without a version change: every instance skips them by their expiry anyway
+		// expired entries go without a version change: every instance skips them by their
+		// expiry anyway
 		if (!expiredOverrides.isEmpty()) {
 			commands.hdel(this.overridesKey, expiredOverrides.toArray(new byte[0][]));
 		}
@@ -257,13 +272,15 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		if (cursor == null) {
 			return resync(commands);
 		}
-		// from the cursor, inclusive: an answer that does not start with it means the stream was trimmed past
+		// from the cursor, inclusive: an answer that does not start with it means the
+		// stream was trimmed past
 		// it (or lost), and the changes in between are gone
 		List<StreamMessage<byte[], byte[]>> messages = commands.xrange(this.logKey,
 				Range.from(Range.Boundary.including(cursor), Range.Boundary.unbounded()), Limit.from(BATCH + 1));
 		List<BanChanges.Change> changes = new ArrayList<>();
 		if (cursor.equals(START)) {
-			// nothing was read yet: only a stream that was never trimmed holds every change since
+			// nothing was read yet: only a stream that was never trimmed holds every
+			// change since
 			if (!messages.isEmpty() && commands.xlen(this.logKey) >= LOG_LENGTH) {
 				return resync(commands);
 			}
@@ -285,13 +302,17 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		return new BanChanges(next, false, changes);
 	}
 
-	/** Every ban in force, in pages, read after the stream's last id so that no change falls in between. */
+	/**
+	 * Every ban in force, in pages, read after the stream's last id so that no change
+	 * falls in between.
+	 */
 	private BanChanges resync(RedisClusterCommands<byte[], byte[]> commands) {
 		List<StreamMessage<byte[], byte[]>> last = commands.xrevrange(this.logKey, Range.unbounded(), Limit.from(1));
 		String cursor = last.isEmpty() ? START : last.get(0).getId();
 		long now = now();
 		List<BanChanges.Change> bans = new ArrayList<>();
-		// ZSCAN returns every member that stays in the set throughout the scan: one that leaves it meanwhile
+		// ZSCAN returns every member that stays in the set throughout the scan: one that
+		// leaves it meanwhile
 		// is lifted or over, and a lift is in the stream after the cursor
 		ScoredValueScanCursor<byte[]> scan = commands.zscan(this.activeKey, ScanArgs.Builder.limit(BATCH));
 		while (true) {
@@ -326,7 +347,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 			int offence = 1;
 			KeyValue<byte[], byte[]> record = (i < records.size()) ? records.get(i) : null;
 			if (record != null && record.hasValue()) {
-				// the offence is for display and doubling only: a bad record shows 1 rather than stop the read
+				// the offence is for display and doubling only: a bad record shows 1
+				// rather than stop the read
 				String[] parts = string(record.getValue()).split(":");
 				try {
 					offence = (parts.length == 3) ? Math.max(1, Integer.parseInt(parts[1])) : 1;
@@ -335,13 +357,16 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 					offence = 1;
 				}
 			}
-			bans.add(BanChanges.Change.started(
-					new Ban(subject, Instant.ofEpochMilli((long) page.get(i).getScore()), offence)));
+			bans.add(BanChanges.Change
+				.started(new Ban(subject, Instant.ofEpochMilli((long) page.get(i).getScore()), offence)));
 		}
 		return bans;
 	}
 
-	/** One stream entry; a bad one is skipped (and said once), so it never stops the changes after it. */
+	/**
+	 * One stream entry; a bad one is skipped (and said once), so it never stops the
+	 * changes after it.
+	 */
 	private BanChanges.@Nullable Change change(StreamMessage<byte[], byte[]> message) {
 		String subject = null;
 		String until = null;
@@ -428,15 +453,16 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 				bytes(Long.toString(maxBanRecords())) };
 		RedisClusterAsyncCommands<byte[], byte[]> commands = async(open);
 		CompletableFuture<List<Object>> reply = new CompletableFuture<>();
-		commands.<List<Object>>evalsha(this.digest, ScriptOutputType.MULTI, keys, args).whenComplete((result, failure) -> {
-			if (failure != null && String.valueOf(failure.getMessage()).startsWith("NOSCRIPT")) {
-				commands.<List<Object>>eval(this.script, ScriptOutputType.MULTI, keys, args)
-					.whenComplete((again, failed) -> complete(reply, again, failed));
-			}
-			else {
-				complete(reply, result, failure);
-			}
-		});
+		commands.<List<Object>>evalsha(this.digest, ScriptOutputType.MULTI, keys, args)
+			.whenComplete((result, failure) -> {
+				if (failure != null && String.valueOf(failure.getMessage()).startsWith("NOSCRIPT")) {
+					commands.<List<Object>>eval(this.script, ScriptOutputType.MULTI, keys, args)
+						.whenComplete((again, failed) -> complete(reply, again, failed));
+				}
+				else {
+					complete(reply, result, failure);
+				}
+			});
 		return reply.<@Nullable Ban>thenApply((result) -> {
 			if (result != null && result.size() == 1) {
 				throw new TooManyBansException(this.maxActiveBans);
@@ -477,14 +503,17 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		return (this.clock != null) ? this.clock.getAsLong() : System.currentTimeMillis();
 	}
 
-	// not synchronized: a refresh connecting under the monitor (a connect may wait in Lettuce for seconds) must
-	// not hold up the context's shutdown; a connect that completes after this closes its own connection
+	// not synchronized: a refresh connecting under the monitor (a connect may wait in
+	// Lettuce for seconds) must
+	// not hold up the context's shutdown; a connect that completes after this closes its
+	// own connection
 	@Override
 	public void close() {
 		this.closed = true;
 		StatefulConnection<byte[], byte[]> open = this.connection;
 		this.connection = null;
-		// at shutdown Boot's connection factory has usually closed its client, and with it this connection
+		// at shutdown Boot's connection factory has usually closed its client, and with
+		// it this connection
 		if (open != null && open.isOpen()) {
 			open.close();
 		}
@@ -563,7 +592,8 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		}
 	}
 
-	// ---- encoding: fields and values are joined by newlines, which no id, limit or tier holds
+	// ---- encoding: fields and values are joined by newlines, which no id, limit or tier
+	// holds
 
 	private static String overrideField(Dimension dimension, String group, String id) {
 		return dimension.key() + "\n" + group + "\n" + id;
@@ -607,9 +637,13 @@ public final class RedisControlStore implements ControlStore, AutoCloseable {
 		return millis.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(millis));
 	}
 
-	// a subject may be long and hold anything a user name holds: its counter key holds a hash of it
+	// a subject may be long and hold anything a user name holds: its counter key holds a
+	// hash of it
 	static String hashed(String subject) {
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(digest("SHA-256", bytes(subject))).substring(0, 22);
+		return Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString(digest("SHA-256", bytes(subject)))
+			.substring(0, 22);
 	}
 
 	private static byte[] digest(String algorithm, byte[] bytes) {

@@ -24,31 +24,36 @@ import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
- * What both Redis strategies share: their own connection, opened lazily in the background; a circuit
- * breaker; and the rule that tells an unhealthy Redis from a busy application.
+ * What both Redis strategies share: their own connection, opened lazily in the
+ * background; a circuit breaker; and the rule that tells an unhealthy Redis from a busy
+ * application.
  * <ul>
- * <li><b>Lazy connection.</b> The store opens its own connection in the background on first use (or on
- * {@link #start()}). The first decisions of a fresh instance wait for that first connect, up to
- * {@code timeout}; once connected, a lost connection fails decisions at once instead of queueing
- * commands. The application starts while Redis is down.</li>
- * <li><b>Unhealthy is: not connected, an error, or silence.</b> A decision fails (and counts against the
- * breaker) at once when there is no connection or Redis answers an error (out of memory, read-only
- * replica, loading, busy script...), and when its answer is late and Redis has answered <em>nothing</em>
- * on the connection for {@code timeout} since it was sent, not counting time this JVM was too busy to
- * read an answer. {@code timeout} is long by default ({@link #DEFAULT_TIMEOUT}) because a cold or
- * starved JVM easily leaves an answer unread for tens of milliseconds.</li>
- * <li><b>A late answer is not an outage.</b> A decision that Redis keeps answering around (Redis is
- * fine, this JVM is slow to read its answer) waits for it, up to {@link #MAX_WAIT} (or {@code timeout}
- * when longer); even then it gets the failure mode without counting against the breaker. So neither a
- * hot key nor a saturated application can switch enforcement off for everyone.</li>
- * <li><b>Circuit breaker.</b> After repeated failures decisions fail at once without touching Redis,
- * until a probe succeeds.</li>
- * <li><b>Operators</b> ({@link #reset}, {@code inspect}) wait up to {@link #OPERATOR_TIMEOUT} and are
- * no business of the breaker: a slow endpoint read says nothing about the request path.</li>
+ * <li><b>Lazy connection.</b> The store opens its own connection in the background on
+ * first use (or on {@link #start()}). The first decisions of a fresh instance wait for
+ * that first connect, up to {@code timeout}; once connected, a lost connection fails
+ * decisions at once instead of queueing commands. The application starts while Redis is
+ * down.</li>
+ * <li><b>Unhealthy is: not connected, an error, or silence.</b> A decision fails (and
+ * counts against the breaker) at once when there is no connection or Redis answers an
+ * error (out of memory, read-only replica, loading, busy script...), and when its answer
+ * is late and Redis has answered <em>nothing</em> on the connection for {@code timeout}
+ * since it was sent, not counting time this JVM was too busy to read an answer.
+ * {@code timeout} is long by default ({@link #DEFAULT_TIMEOUT}) because a cold or starved
+ * JVM easily leaves an answer unread for tens of milliseconds.</li>
+ * <li><b>A late answer is not an outage.</b> A decision that Redis keeps answering around
+ * (Redis is fine, this JVM is slow to read its answer) waits for it, up to
+ * {@link #MAX_WAIT} (or {@code timeout} when longer); even then it gets the failure mode
+ * without counting against the breaker. So neither a hot key nor a saturated application
+ * can switch enforcement off for everyone.</li>
+ * <li><b>Circuit breaker.</b> After repeated failures decisions fail at once without
+ * touching Redis, until a probe succeeds.</li>
+ * <li><b>Operators</b> ({@link #reset}, {@code inspect}) wait up to
+ * {@link #OPERATOR_TIMEOUT} and are no business of the breaker: a slow endpoint read says
+ * nothing about the request path.</li>
  * </ul>
- * Every failure, whatever Lettuce or Redis threw, surfaces as {@link StoreUnavailableException}.
- * {@link #decideAsync} completes on a Lettuce I/O thread or the store's timer thread: continuations must
- * not block.
+ * Every failure, whatever Lettuce or Redis threw, surfaces as
+ * {@link StoreUnavailableException}. {@link #decideAsync} completes on a Lettuce I/O
+ * thread or the store's timer thread: continuations must not block.
  *
  * @param <S> the session the strategy builds on a connection
  */
@@ -58,30 +63,35 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	private static final Logger logger = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
 	/**
-	 * The default {@code timeout}: how long Redis may stay silent before it counts as down. A second, not
-	 * tens of milliseconds: class loading, JIT, GC and a busy scheduler keep a JVM from reading an answer
-	 * for that long, and each such moment would otherwise switch enforcement to the failure mode. Still
-	 * quick next to Redis's own failure detectors (Sentinel's {@code down-after-milliseconds}: 30 s; a
+	 * The default {@code timeout}: how long Redis may stay silent before it counts as
+	 * down. A second, not tens of milliseconds: class loading, JIT, GC and a busy
+	 * scheduler keep a JVM from reading an answer for that long, and each such moment
+	 * would otherwise switch enforcement to the failure mode. Still quick next to Redis's
+	 * own failure detectors (Sentinel's {@code down-after-milliseconds}: 30 s; a
 	 * Cluster's {@code cluster-node-timeout}: 15 s).
 	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
 	/**
-	 * The longest a decision waits for its own answer while Redis keeps answering others (unless
-	 * {@code timeout} is longer): bounded, far from a hang, and on a machine that slow the request is slow
-	 * whatever the limiter does.
+	 * The longest a decision waits for its own answer while Redis keeps answering others
+	 * (unless {@code timeout} is longer): bounded, far from a hang, and on a machine that
+	 * slow the request is slow whatever the limiter does.
 	 */
 	public static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
 	/** How long an operator's read or reset may wait for Redis. */
 	public static final Duration OPERATOR_TIMEOUT = Duration.ofSeconds(5);
 
-	/** How often a lost connection is replaced by a new one, and a failed connect tried again. */
+	/**
+	 * How often a lost connection is replaced by a new one, and a failed connect tried
+	 * again.
+	 */
 	static final Duration RECONNECT_INTERVAL = Duration.ofSeconds(1);
 
 	/**
-	 * Lettuce's command timeout on the store's connection. Long on purpose: the store stops waiting by
-	 * itself, and a late answer must still arrive so that what it took is given back.
+	 * Lettuce's command timeout on the store's connection. Long on purpose: the store
+	 * stops waiting by itself, and a late answer must still arrive so that what it took
+	 * is given back.
 	 */
 	static final Duration LATE_ANSWER_WINDOW = Duration.ofMinutes(1);
 
@@ -111,8 +121,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		this.maxWait = (timeout.compareTo(MAX_WAIT) > 0) ? timeout : MAX_WAIT;
 		this.maxWaitNanos = this.maxWait.toNanos();
 		this.circuitBreaker = circuitBreaker;
-		this.connection = new RedisConnectionKeeper<>(connector, this::openSession, LATE_ANSWER_WINDOW, RECONNECT_INTERVAL,
-				System::nanoTime);
+		this.connection = new RedisConnectionKeeper<>(connector, this::openSession, LATE_ANSWER_WINDOW,
+				RECONNECT_INTERVAL, System::nanoTime);
 		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "ratelimit-redis-timer");
 			thread.setDaemon(true);
@@ -120,19 +130,29 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		});
 	}
 
-	/** Builds the strategy's session on a freshly opened connection (on a background thread). */
+	/**
+	 * Builds the strategy's session on a freshly opened connection (on a background
+	 * thread).
+	 */
 	abstract S openSession(StatefulConnection<byte[], byte[]> connection);
 
-	/** Sends the checks of one request to Redis. May throw instead of returning a failed answer. */
+	/**
+	 * Sends the checks of one request to Redis. May throw instead of returning a failed
+	 * answer.
+	 */
 	abstract PendingDecision send(S session, List<LimitCheck> checks);
 
-	/** Sends a give-back ({@link #giveBack(List)}) of checks on {@code session}. May throw. */
+	/**
+	 * Sends a give-back ({@link #giveBack(List)}) of checks on {@code session}. May
+	 * throw.
+	 */
 	abstract CompletableFuture<?> sendGiveBack(S session, List<LimitCheck> checks);
 
 	/**
-	 * Sends the give-back without waiting for it: one more command, paid only by requests whose response
-	 * a limit does not count. Without a connection it is dropped (the request stays counted); the circuit
-	 * breaker neither gates it nor hears of it, since nobody waits for it.
+	 * Sends the give-back without waiting for it: one more command, paid only by requests
+	 * whose response a limit does not count. Without a connection it is dropped (the
+	 * request stays counted); the circuit breaker neither gates it nor hears of it, since
+	 * nobody waits for it.
 	 */
 	@Override
 	public final void giveBack(List<LimitCheck> checks) {
@@ -160,8 +180,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	/**
-	 * Starts connecting in the background now rather than on the first decision. Never blocks; a Redis
-	 * that is down is tried again every second.
+	 * Starts connecting in the background now rather than on the first decision. Never
+	 * blocks; a Redis that is down is tried again every second.
 	 */
 	public void start() {
 		this.connection.start();
@@ -177,7 +197,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		return this.circuitBreaker;
 	}
 
-	/** How long Redis may stay silent before a decision fails and counts against the breaker. */
+	/**
+	 * How long Redis may stay silent before a decision fails and counts against the
+	 * breaker.
+	 */
 	public final Duration timeout() {
 		return this.timeout;
 	}
@@ -187,7 +210,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		return this.maxWait;
 	}
 
-	/** Notes that Redis answered something on this store's connection, for the silence rule. */
+	/**
+	 * Notes that Redis answered something on this store's connection, for the silence
+	 * rule.
+	 */
 	final void answered() {
 		this.lastAnswerNanos = System.nanoTime();
 	}
@@ -202,15 +228,17 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		S session = operatorSession();
 		List<CompletableFuture<?>> deletes = new ArrayList<>();
 		for (LimitCheck check : checks) {
-			// one key per call: on a Cluster the keys of one identity live in different slots
+			// one key per call: on a Cluster the keys of one identity live in different
+			// slots
 			deletes.add(session.delete(bucketKey(check)));
 		}
 		await(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), OPERATOR_TIMEOUT.toNanos());
 	}
 
 	/**
-	 * Decides checks for an operator (a read with checks of cost 0): up to {@link #OPERATOR_TIMEOUT},
-	 * around the breaker, which counts the request path's failures only.
+	 * Decides checks for an operator (a read with checks of cost 0): up to
+	 * {@link #OPERATOR_TIMEOUT}, around the breaker, which counts the request path's
+	 * failures only.
 	 */
 	StoreDecision decideForOperator(List<LimitCheck> checks) {
 		S session = operatorSession();
@@ -247,11 +275,15 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 
 	@Override
 	public StoreDecision decide(List<LimitCheck> checks) {
-		// the timer completes the decision by maxWait; the margin only guards against a lost timer
+		// the timer completes the decision by maxWait; the margin only guards against a
+		// lost timer
 		return await(decideAsync(checks), this.maxWaitNanos + this.timeoutNanos * 2);
 	}
 
-	/** Waits for an answer of Redis; a failure, a timeout or an interrupt is the store being unavailable. */
+	/**
+	 * Waits for an answer of Redis; a failure, a timeout or an interrupt is the store
+	 * being unavailable.
+	 */
 	private <T> T await(CompletableFuture<T> answer, long nanos) {
 		try {
 			return answer.get(nanos, TimeUnit.NANOSECONDS);
@@ -274,7 +306,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			return CompletableFuture.completedFuture(new StoreDecision(true, List.of()));
 		}
 		if (!this.circuitBreaker.tryAcquire()) {
-			return CompletableFuture.failedFuture(new StoreUnavailableException(StoreUnavailableException.Kind.CIRCUIT_OPEN, "Redis circuit breaker is open", null));
+			return CompletableFuture.failedFuture(new StoreUnavailableException(
+					StoreUnavailableException.Kind.CIRCUIT_OPEN, "Redis circuit breaker is open", null));
 		}
 		S session = this.connection.session();
 		if (session != null) {
@@ -285,16 +318,20 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			this.circuitBreaker.recordFailure();
 			return CompletableFuture.failedFuture(notConnected());
 		}
-		// a fresh instance connecting: its first decisions wait for the connect, up to timeout
+		// a fresh instance connecting: its first decisions wait for the connect, up to
+		// timeout
 		CompletableFuture<StoreDecision> result = new CompletableFuture<>();
 		try {
-			// the connect's continuation and the deadline run on the timer thread, one after the other
+			// the connect's continuation and the deadline run on the timer thread, one
+			// after the other
 			this.timer.schedule(() -> {
 				if (!result.isDone()) {
 					this.circuitBreaker.recordFailure();
-					result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
-							"Not connected to Redis: the first connect took longer than " + this.timeout.toMillis() + " ms",
-							null));
+					result.completeExceptionally(
+							new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
+									"Not connected to Redis: the first connect took longer than "
+											+ this.timeout.toMillis() + " ms",
+									null));
 				}
 			}, this.timeoutNanos, TimeUnit.NANOSECONDS);
 			connecting.thenAcceptAsync((connected) -> {
@@ -316,7 +353,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 		return result;
 	}
 
-	/** Sends a decision the breaker let through, and completes {@code result} with its outcome. */
+	/**
+	 * Sends a decision the breaker let through, and completes {@code result} with its
+	 * outcome.
+	 */
 	private CompletableFuture<StoreDecision> send(S session, List<LimitCheck> checks,
 			CompletableFuture<StoreDecision> result) {
 		long started = System.nanoTime();
@@ -329,11 +369,13 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			result.completeExceptionally(unavailable(session, ex));
 			return result;
 		}
-		// result is a future of our own, so callers see StoreUnavailableException itself, never a CompletionException
+		// result is a future of our own, so callers see StoreUnavailableException itself,
+		// never a CompletionException
 		pending.answer().whenComplete((answer, failure) -> {
 			if (failure == null) {
 				this.lastAnswerNanos = System.nanoTime();
-				// when the timer got there first it abandoned the decision, which gives back what this answer took;
+				// when the timer got there first it abandoned the decision, which gives
+				// back what this answer took;
 				// otherwise the breaker hears of the success before the caller does
 				if (!result.isDone()) {
 					this.circuitBreaker.recordSuccess();
@@ -343,7 +385,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			else {
 				StoreUnavailableException unavailable = unavailable(session, failure);
 				if (unavailable.kind() == StoreUnavailableException.Kind.REFUSED) {
-					// an error is an answer too: Redis is not silent, it refuses (out of memory, read-only...)
+					// an error is an answer too: Redis is not silent, it refuses (out of
+					// memory, read-only...)
 					this.lastAnswerNanos = System.nanoTime();
 				}
 				if (!result.isDone()) {
@@ -377,8 +420,10 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			return;
 		}
 		long now = System.nanoTime();
-		// how long Redis has been silent since this decision was sent, less the time this JVM gave nobody a
-		// chance to read an answer: a timer that ran late was starved of CPU, and so, likely, was the reader
+		// how long Redis has been silent since this decision was sent, less the time this
+		// JVM gave nobody a
+		// chance to read an answer: a timer that ran late was starved of CPU, and so,
+		// likely, was the reader
 		long silent = now - Math.max(this.lastAnswerNanos, started) - Math.max(0, now - due);
 		long waited = now - started;
 		if (silent >= this.timeoutNanos) {
@@ -390,7 +435,8 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 			}
 		}
 		else if (waited >= this.maxWaitNanos) {
-			// Redis is answering, this application is too busy to be answered in time: not Redis's fault, so
+			// Redis is answering, this application is too busy to be answered in time:
+			// not Redis's fault, so
 			// not the breaker's business
 			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.OVERLOADED,
 					"Redis is answering, but this decision's answer was not read within " + this.maxWait.toMillis()
@@ -413,9 +459,9 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	/**
-	 * A failure of a decision sent on {@code session}: when the connection is gone meanwhile (closed, or an
-	 * I/O error such as a reset, which Lettuce reports before it closes the connection), the store is not
-	 * connected, whatever words Lettuce used.
+	 * A failure of a decision sent on {@code session}: when the connection is gone
+	 * meanwhile (closed, or an I/O error such as a reset, which Lettuce reports before it
+	 * closes the connection), the store is not connected, whatever words Lettuce used.
 	 */
 	private StoreUnavailableException unavailable(S session, Throwable failure) {
 		StoreUnavailableException unavailable = unavailable(failure);
@@ -436,24 +482,27 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	private static StoreUnavailableException notConnected() {
-		return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis", null);
+		return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis",
+				null);
 	}
 
 	private StoreUnavailableException unavailable(Throwable failure) {
 		Throwable cause = failure;
-		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
 			cause = cause.getCause();
 		}
 		if (cause instanceof StoreUnavailableException unavailable) {
 			return unavailable;
 		}
 		if (cause instanceof TimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
-			return new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "Redis did not decide within " + maxWait().toMillis() + " ms",
-					cause);
+			return new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT,
+					"Redis did not decide within " + maxWait().toMillis() + " ms", cause);
 		}
 		for (Throwable c = cause; c != null; c = c.getCause()) {
 			if (c instanceof RedisCommandExecutionException refused) {
-				// Redis's own words: OOM command not allowed when used memory > 'maxmemory', READONLY, LOADING...
+				// Redis's own words: OOM command not allowed when used memory >
+				// 'maxmemory', READONLY, LOADING...
 				return new StoreUnavailableException(StoreUnavailableException.Kind.REFUSED,
 						"Redis refused: " + refused.getMessage(), refused);
 			}

@@ -20,26 +20,30 @@ import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * The {@code script} strategy (the default): every bucket of a request is checked and taken from by one
- * Lua script ({@value TokenBucketScript#RESOURCE}), atomically, in one round trip, with Redis's own
- * clock. A refused request changes nothing; concurrent requests on one key are serialised by Redis and
- * never retried; instances need no synchronised clocks. Requests that arrive while a call is in flight go
- * together in the next one ({@link ScriptSession}).
+ * The {@code script} strategy (the default): every bucket of a request is checked and
+ * taken from by one Lua script ({@value TokenBucketScript#RESOURCE}), atomically, in one
+ * round trip, with Redis's own clock. A refused request changes nothing; concurrent
+ * requests on one key are serialised by Redis and never retried; instances need no
+ * synchronised clocks. Requests that arrive while a call is in flight go together in the
+ * next one ({@link ScriptSession}).
  * <p>
- * <b>Kinds of limits.</b> Token buckets refill continuously; calendar quotas reset at the boundaries of
- * their periods as Redis's clock sees them, so every instance resets at once; a concurrency permit is a
- * lease on a slot of the bucket's hash that expires after {@code leaseTime} unless renewed. The store
- * renews the leases of requests in flight every third of it ({@link LeaseKeeper}) and releases them with a
- * call of its own, sent without waiting for it: a crashed instance, or a release that does not arrive,
- * leaks a permit for a lease time at most.
+ * <b>Kinds of limits.</b> Token buckets refill continuously; calendar quotas reset at the
+ * boundaries of their periods as Redis's clock sees them, so every instance resets at
+ * once; a concurrency permit is a lease on a slot of the bucket's hash that expires after
+ * {@code leaseTime} unless renewed. The store renews the leases of requests in flight
+ * every third of it ({@link LeaseKeeper}) and releases them with a call of its own, sent
+ * without waiting for it: a crashed instance, or a release that does not arrive, leaks a
+ * permit for a lease time at most.
  * <p>
- * <b>Redis Cluster.</b> A script may only touch keys of one slot, and the keys of one request (user, org,
- * address) usually live in different slots. The checks are then grouped by slot, one script per slot is
- * sent in parallel, and when one slot refuses, what the others took (tokens, quota counts, permits) is
- * given back (a second script) before the answer: a rejected request still drains nothing, but between
- * the take and the give-back a concurrent request may see the lower count (which errs on the safe side).
- * Give every key one slot with a hash tag in {@code ratelimit.storage.key-prefix} (such as
- * <code>{rl}:</code>) to keep every decision atomic, at the price of putting every bucket on one node.
+ * <b>Redis Cluster.</b> A script may only touch keys of one slot, and the keys of one
+ * request (user, org, address) usually live in different slots. The checks are then
+ * grouped by slot, one script per slot is sent in parallel, and when one slot refuses,
+ * what the others took (tokens, quota counts, permits) is given back (a second script)
+ * before the answer: a rejected request still drains nothing, but between the take and
+ * the give-back a concurrent request may see the lower count (which errs on the safe
+ * side). Give every key one slot with a hash tag in {@code ratelimit.storage.key-prefix}
+ * (such as <code>{rl}:</code>) to keep every decision atomic, at the price of putting
+ * every bucket on one node.
  */
 public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptSession> {
 
@@ -54,12 +58,14 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	private final LeaseKeeper leases;
 
-	/** The session decisions went through last: releases and renewals go through it too. */
+	/**
+	 * The session decisions went through last: releases and renewals go through it too.
+	 */
 	private volatile @Nullable ScriptSession session;
 
 	/**
-	 * Creates a store on Redis's clock, whose permits are leased for {@link #DEFAULT_LEASE_TIME}. Nothing
-	 * is connected yet.
+	 * Creates a store on Redis's clock, whose permits are leased for
+	 * {@link #DEFAULT_LEASE_TIME}. Nothing is connected yet.
 	 * @param connector opens the store's connection
 	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
 	 * @param circuitBreaker the breaker that stops calls to a failing Redis
@@ -73,8 +79,9 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	 * @param connector opens the store's connection
 	 * @param timeout how long Redis may stay silent, such as {@link #DEFAULT_TIMEOUT}
 	 * @param circuitBreaker the breaker that stops calls to a failing Redis
-	 * @param leaseTime how long a concurrency permit stays leased unless renewed: how long the permits of a
-	 * crashed instance stay taken ({@code ratelimit.storage.redis.lease-time})
+	 * @param leaseTime how long a concurrency permit stays leased unless renewed: how
+	 * long the permits of a crashed instance stay taken
+	 * ({@code ratelimit.storage.redis.lease-time})
 	 */
 	public RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
 			Duration leaseTime) {
@@ -83,9 +90,10 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	/**
 	 * Creates a store for tests.
-	 * @param clock the time in milliseconds the script uses instead of Redis's, and that calendar quotas
-	 * name their periods by, or {@code null}
-	 * @param slots groups keys as Cluster slots would, or {@code null} for the connection's own rule
+	 * @param clock the time in milliseconds the script uses instead of Redis's, and that
+	 * calendar quotas name their periods by, or {@code null}
+	 * @param slots groups keys as Cluster slots would, or {@code null} for the
+	 * connection's own rule
 	 */
 	RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
 			@Nullable LongSupplier clock, @Nullable ToIntFunction<byte[]> slots) {
@@ -94,10 +102,13 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	/**
 	 * Creates a store for tests.
-	 * @param clock the time in milliseconds the script uses instead of Redis's, or {@code null}
-	 * @param wallClock this instance's time in milliseconds, that calendar quotas name their periods by
-	 * (the script picks among them by its own), or {@code null} for the system clock
-	 * @param slots groups keys as Cluster slots would, or {@code null} for the connection's own rule
+	 * @param clock the time in milliseconds the script uses instead of Redis's, or
+	 * {@code null}
+	 * @param wallClock this instance's time in milliseconds, that calendar quotas name
+	 * their periods by (the script picks among them by its own), or {@code null} for the
+	 * system clock
+	 * @param slots groups keys as Cluster slots would, or {@code null} for the
+	 * connection's own rule
 	 */
 	RedisScriptRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker,
 			Duration leaseTime, @Nullable LongSupplier clock, @Nullable LongSupplier wallClock,
@@ -142,8 +153,7 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 				: new LeasingDecision(pending, checks, keys, leaseId, this.script, this.leases);
 	}
 
-	private PendingDecision sendBySlot(ScriptSession session, List<LimitCheck> checks, byte[][] keys,
-			byte[] leaseId) {
+	private PendingDecision sendBySlot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, byte[] leaseId) {
 		ToIntFunction<byte[]> slotOf = slotsOf(session);
 		if (slotOf == null) {
 			return new Slot(session, checks, keys, leaseId, all(checks.size())).send();
@@ -171,8 +181,8 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	}
 
 	/**
-	 * Gives back with the script's refund, by slot on a Cluster; without a lease id, so no permit moves
-	 * (their requests release them).
+	 * Gives back with the script's refund, by slot on a Cluster; without a lease id, so
+	 * no permit moves (their requests release them).
 	 */
 	@Override
 	CompletableFuture<?> sendGiveBack(ScriptSession session, List<LimitCheck> checks) {
@@ -199,8 +209,8 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	}
 
 	private CompletableFuture<?> refund(ScriptSession session, List<LimitCheck> checks, byte[][] keys) {
-		return session.run(keys, this.script.arguments(
-				List.of(new TokenBucketScript.Request(checks, TokenBucketScript.NO_LEASE)), true, now()));
+		return session.run(keys, this.script
+			.arguments(List.of(new TokenBucketScript.Request(checks, TokenBucketScript.NO_LEASE)), true, now()));
 	}
 
 	private @Nullable ToIntFunction<byte[]> slotsOf(ScriptSession session) {
@@ -208,8 +218,9 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	}
 
 	/**
-	 * Reads the buckets through the script with checks of cost 0, which take nothing, for an operator: up
-	 * to {@link #OPERATOR_TIMEOUT}, and never counted by the circuit breaker.
+	 * Reads the buckets through the script with checks of cost 0, which take nothing, for
+	 * an operator: up to {@link #OPERATOR_TIMEOUT}, and never counted by the circuit
+	 * breaker.
 	 */
 	@Override
 	public List<CheckResult> inspect(List<LimitCheck> checks) {
@@ -225,7 +236,10 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		return this.leases;
 	}
 
-	/** Stops renewing leases and closes the connection; permits still held run out with their leases. */
+	/**
+	 * Stops renewing leases and closes the connection; permits still held run out with
+	 * their leases.
+	 */
 	@Override
 	public void close() {
 		this.leases.close();
@@ -270,7 +284,8 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		}
 
 		Slot send() {
-			this.answer = this.session.decide(new TokenBucketScript.Request(this.checks, this.leaseId), this.keys, now());
+			this.answer = this.session.decide(new TokenBucketScript.Request(this.checks, this.leaseId), this.keys,
+					now());
 			return this;
 		}
 
@@ -293,8 +308,10 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		}
 
 		/**
-		 * Gives back what this slot's admitted answer took: tokens, quota counts and permits.
-		 * @return the slot's results as a refusal reports them: the state as given back, the waits as found
+		 * Gives back what this slot's admitted answer took: tokens, quota counts and
+		 * permits.
+		 * @return the slot's results as a refusal reports them: the state as given back,
+		 * the waits as found
 		 */
 		CompletableFuture<List<CheckResult>> refund(StoreDecision decision) {
 			List<CheckResult> results = decision.results();
@@ -314,8 +331,9 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 				takenKeys[t] = this.keys[taken.get(t)];
 			}
 			return this.session
-				.run(takenKeys, RedisScriptRateLimitStore.this.script
-					.arguments(List.of(new TokenBucketScript.Request(takenChecks, this.leaseId)), true, now()))
+				.run(takenKeys,
+						RedisScriptRateLimitStore.this.script
+							.arguments(List.of(new TokenBucketScript.Request(takenChecks, this.leaseId)), true, now()))
 				.thenApply((reply) -> {
 					List<CheckResult> givenBack = TokenBucketScript.read(reply, 0, takenChecks).decision().results();
 					CheckResult[] found = results.toArray(CheckResult[]::new);
@@ -339,7 +357,10 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	}
 
-	/** The checks of a request spread over several slots: one script each, and give-backs on refusal. */
+	/**
+	 * The checks of a request spread over several slots: one script each, and give-backs
+	 * on refusal.
+	 */
 	private static final class AcrossSlots implements PendingDecision {
 
 		private final int size;
@@ -400,7 +421,8 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 		@Override
 		public void abandon() {
-			// a refusal gave back what the admitting slots took already; otherwise each slot gives back its own
+			// a refusal gave back what the admitting slots took already; otherwise each
+			// slot gives back its own
 			this.answer.whenComplete((decision, failure) -> {
 				if (failure != null || decision.admitted()) {
 					this.slots.forEach(Slot::abandon);

@@ -5,7 +5,9 @@ package io.github.ratelimit.storage.redis;
  */
 interface RedisSession {
 
-	/** Whether the connection is up (neither closed nor disconnected and reconnecting). */
+	/**
+	 * Whether the connection is up (neither closed nor disconnected and reconnecting).
+	 */
 	boolean isOpen();
 
 	/** Deletes a bucket's key. */

@@ -22,13 +22,15 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * One connection of the script strategy: runs the bucket script with EVALSHA, and with EVAL (which
- * also loads it) when Redis answers {@code NOSCRIPT}: after a restart, a failover or {@code SCRIPT FLUSH}.
+ * One connection of the script strategy: runs the bucket script with EVALSHA, and with
+ * EVAL (which also loads it) when Redis answers {@code NOSCRIPT}: after a restart, a
+ * failover or {@code SCRIPT FLUSH}.
  * <p>
- * <b>Batching.</b> On a standalone connection, one call is in flight at a time: requests that arrive
- * meanwhile wait for it and then go together in the next call, each still decided as a whole and in
- * arrival order. A lone request goes at once; under load, Redis reads and writes a hot bucket once per
- * call instead of once per request, and the connection carries one command per batch.
+ * <b>Batching.</b> On a standalone connection, one call is in flight at a time: requests
+ * that arrive meanwhile wait for it and then go together in the next call, each still
+ * decided as a whole and in arrival order. A lone request goes at once; under load, Redis
+ * reads and writes a hot bucket once per call instead of once per request, and the
+ * connection carries one command per batch.
  */
 final class ScriptSession implements RedisSession {
 
@@ -65,9 +67,10 @@ final class ScriptSession implements RedisSession {
 	}
 
 	/**
-	 * Loads the script now, on the connecting thread, and runs it once on no request: a burst of first
-	 * decisions then neither finds it missing all at once nor waits while this JVM loads the code that
-	 * reads its answers. A failure here is harmless: EVALSHA falls back to EVAL.
+	 * Loads the script now, on the connecting thread, and runs it once on no request: a
+	 * burst of first decisions then neither finds it missing all at once nor waits while
+	 * this JVM loads the code that reads its answers. A failure here is harmless: EVALSHA
+	 * falls back to EVAL.
 	 */
 	void load(Duration wait) {
 		try {
@@ -94,7 +97,8 @@ final class ScriptSession implements RedisSession {
 	}
 
 	/**
-	 * Decides one request whose keys share a slot, batched with others on a standalone connection.
+	 * Decides one request whose keys share a slot, batched with others on a standalone
+	 * connection.
 	 * @param request the request's checks and lease id
 	 * @param keys their keys
 	 * @param nowMillis the time to use, or a negative number for the server's clock
@@ -133,7 +137,8 @@ final class ScriptSession implements RedisSession {
 	private void sendQueued() {
 		while (!this.queue.isEmpty() && this.sending.compareAndSet(false, true)) {
 			List<Queued> batch = new ArrayList<>();
-			for (Queued next = this.queue.poll(); next != null; next = (batch.size() < MAX_BATCH) ? this.queue.poll() : null) {
+			for (Queued next = this.queue.poll(); next != null; next = (batch.size() < MAX_BATCH) ? this.queue.poll()
+					: null) {
 				batch.add(next);
 			}
 			if (batch.isEmpty()) {
@@ -160,7 +165,8 @@ final class ScriptSession implements RedisSession {
 		}
 		CompletableFuture<List<Object>> reply;
 		try {
-			// one clock for the call: the first request's (tests pin it; otherwise every request asks the server)
+			// one clock for the call: the first request's (tests pin it; otherwise every
+			// request asks the server)
 			reply = run(keys, this.script.arguments(requests, false, batch.get(0).nowMillis()));
 		}
 		catch (RuntimeException ex) {

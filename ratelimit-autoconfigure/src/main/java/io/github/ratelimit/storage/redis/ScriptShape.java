@@ -9,9 +9,9 @@ import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
- * The script arguments of one limit's items (the number of items, then each item's kind and numbers),
- * encoded once. A calendar quota's period boundaries move with time: they are filled in per call from a
- * window kept until the wall clock leaves it.
+ * The script arguments of one limit's items (the number of items, then each item's kind
+ * and numbers), encoded once. A calendar quota's period boundaries move with time: they
+ * are filled in per call from a window kept until the wall clock leaves it.
  */
 final class ScriptShape {
 
@@ -21,7 +21,9 @@ final class ScriptShape {
 
 	private static final byte[] CONCURRENCY = TokenBucketScript.bytes("c");
 
-	/** The arguments, with three empty places after each quota's count for its boundaries. */
+	/**
+	 * The arguments, with three empty places after each quota's count for its boundaries.
+	 */
 	private final byte[][] arguments;
 
 	/** Where each quota's boundaries go in {@link #arguments}. */
@@ -29,7 +31,10 @@ final class ScriptShape {
 
 	private final CalendarQuota[] quotas;
 
-	/** The boundaries last sent per quota: start, end, next end as numbers and as arguments. */
+	/**
+	 * The boundaries last sent per quota: start, end, next end as numbers and as
+	 * arguments.
+	 */
 	private final Boundaries[] boundaries;
 
 	private final long permits;

@@ -21,8 +21,9 @@ import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * The bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for a list of
- * checks or of leases, and the reading of its reply. The script's header documents both.
+ * The bucket script ({@value #RESOURCE}): its text and digest, the arguments it takes for
+ * a list of checks or of leases, and the reading of its reply. The script's header
+ * documents both.
  */
 final class TokenBucketScript {
 
@@ -67,8 +68,8 @@ final class TokenBucketScript {
 	/**
 	 * Loads the script.
 	 * @param leaseTime how long a permit stays leased unless renewed
-	 * @param wallClock this JVM's time in epoch ms, that calendar quotas name their periods by (the
-	 * script picks among them by its own)
+	 * @param wallClock this JVM's time in epoch ms, that calendar quotas name their
+	 * periods by (the script picks among them by its own)
 	 */
 	TokenBucketScript(Duration leaseTime, LongSupplier wallClock) {
 		try (InputStream in = TokenBucketScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {
@@ -110,7 +111,8 @@ final class TokenBucketScript {
 	}
 
 	/**
-	 * The arguments that decide requests (or give back what they took), one after the other in one call.
+	 * The arguments that decide requests (or give back what they took), one after the
+	 * other in one call.
 	 * @param requests the requests, in the order of their keys
 	 * @param refund whether to give back rather than decide
 	 * @param nowMillis the time to use, or a negative number for the server's clock
@@ -141,7 +143,8 @@ final class TokenBucketScript {
 	}
 
 	/**
-	 * The arguments that give leased permits back or renew them; the keys are those of the leases.
+	 * The arguments that give leased permits back or renew them; the keys are those of
+	 * the leases.
 	 * @param leases the leases, one per key
 	 * @param renew whether to renew rather than release
 	 * @param nowMillis the time to use, or a negative number for the server's clock
@@ -169,8 +172,8 @@ final class TokenBucketScript {
 	 * @param reply the reply: integers, as the script's header describes
 	 * @param from where the request's part of the reply starts
 	 * @param checks the request's checks
-	 * @return the request's decision (holding no permit: the store adds its lease), and where the next
-	 * request's part starts
+	 * @return the request's decision (holding no permit: the store adds its lease), and
+	 * where the next request's part starts
 	 */
 	static Read read(List<Object> reply, int from, List<LimitCheck> checks) {
 		int r = from;
@@ -205,7 +208,8 @@ final class TokenBucketScript {
 	 * The checks of one request and the id of the lease its permits are taken under.
 	 *
 	 * @param checks the checks
-	 * @param leaseId unique among every instance's requests; {@link #NO_LEASE} when no check takes a permit
+	 * @param leaseId unique among every instance's requests; {@link #NO_LEASE} when no
+	 * check takes a permit
 	 */
 	record Request(List<LimitCheck> checks, byte[] leaseId) {
 	}

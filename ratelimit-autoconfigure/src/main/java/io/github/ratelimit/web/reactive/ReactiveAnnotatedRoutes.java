@@ -10,15 +10,17 @@ import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.EndpointRules;
 
 /**
- * Finds the {@code @RateLimited} handlers of WebFlux's request mappings once, at startup. Mapping
- * conditions other than path and method are not considered.
+ * Finds the {@code @RateLimited} handlers of WebFlux's request mappings once, at startup.
+ * Mapping conditions other than path and method are not considered.
  */
 public final class ReactiveAnnotatedRoutes {
 
 	private ReactiveAnnotatedRoutes() {
 	}
 
-	/** The rules of every {@code @RateLimited} handler in the context's request mappings. */
+	/**
+	 * The rules of every {@code @RateLimited} handler in the context's request mappings.
+	 */
 	public static List<EndpointRule> find(ApplicationContext context) {
 		List<EndpointRule> rules = new ArrayList<>();
 		for (RequestMappingInfoHandlerMapping mapping : context.getBeansOfType(RequestMappingInfoHandlerMapping.class)

@@ -9,7 +9,8 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import io.github.ratelimit.identity.ClientRequest;
 
 /**
- * A {@link ServerHttpRequest} as the limiter reads it. The principal is resolved (reactively) before.
+ * A {@link ServerHttpRequest} as the limiter reads it. The principal is resolved
+ * (reactively) before.
  */
 final class ReactiveClientRequest implements ClientRequest {
 

@@ -23,9 +23,10 @@ import io.github.ratelimit.web.FunctionalRouteRules;
 import io.github.ratelimit.web.RouteConditions;
 
 /**
- * Finds the WebFlux functional routes that carry rate-limit attributes ({@link RateLimited#GROUP_ATTRIBUTE}
- * and its siblings) once, at startup, by visiting the application's {@link RouterFunction} beans. The walk
- * itself is shared with WebMvc.fn ({@link FunctionalRouteRules}); this class only forwards the visitor's
+ * Finds the WebFlux functional routes that carry rate-limit attributes
+ * ({@link RateLimited#GROUP_ATTRIBUTE} and its siblings) once, at startup, by visiting
+ * the application's {@link RouterFunction} beans. The walk itself is shared with
+ * WebMvc.fn ({@link FunctionalRouteRules}); this class only forwards the visitor's
  * events.
  */
 public final class ReactiveFunctionalRoutes {
@@ -34,7 +35,8 @@ public final class ReactiveFunctionalRoutes {
 	}
 
 	/**
-	 * The rules of every route with rate-limit attributes in the context's router functions.
+	 * The rules of every route with rate-limit attributes in the context's router
+	 * functions.
 	 * @param context the application context
 	 * @return the rules
 	 * @throws IllegalArgumentException when a route's rate-limit attributes are invalid
@@ -86,7 +88,10 @@ public final class ReactiveFunctionalRoutes {
 
 	}
 
-	/** Forwards the events that shape the result; "start" and separator events carry nothing it needs. */
+	/**
+	 * Forwards the events that shape the result; "start" and separator events carry
+	 * nothing it needs.
+	 */
 	private record PredicateVisitor(RouteConditions conditions) implements RequestPredicates.Visitor {
 
 		@Override

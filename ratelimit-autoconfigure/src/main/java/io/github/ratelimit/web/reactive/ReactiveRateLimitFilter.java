@@ -38,29 +38,34 @@ import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
- * The rate limiter for WebFlux, the twin of the servlet filter: classifies the request, lets the
- * {@link RateLimiter} decide through the store's asynchronous API, writes the rate-limit headers, and
- * answers 429/403/503 with a problem body or lets the request through. Nothing here blocks.
+ * The rate limiter for WebFlux, the twin of the servlet filter: classifies the request,
+ * lets the {@link RateLimiter} decide through the store's asynchronous API, writes the
+ * rate-limit headers, and answers 429/403/503 with a problem body or lets the request
+ * through. Nothing here blocks.
  * <p>
- * The caller's identity comes from {@link ServerWebExchange#getPrincipal()}: Spring Security's
- * {@code Authentication} when its filter chain ran first (the default order puts this filter right after
- * it). The request id is an exchange attribute, {@link #REQUEST_ID_ATTRIBUTE}; unlike on the servlet stack
- * it is not put in the logging MDC, which is bound to threads.
+ * The caller's identity comes from {@link ServerWebExchange#getPrincipal()}: Spring
+ * Security's {@code Authentication} when its filter chain ran first (the default order
+ * puts this filter right after it). The request id is an exchange attribute,
+ * {@link #REQUEST_ID_ATTRIBUTE}; unlike on the servlet stack it is not put in the logging
+ * MDC, which is bound to threads.
  * <p>
- * A store that answers asynchronously (Redis) completes its decision on one of its own threads (a Lettuce
- * I/O thread, or a timer thread on a timeout). The rest of the chain, the application included, must not
- * run there: it would hold up every other Redis reply, or the JVM-wide timer. So the chain continues on
- * {@code scheduler} (by default {@link Schedulers#parallel()}); a decision that is already made (memory
- * store, open circuit breaker) continues on the calling thread without a hop.
+ * A store that answers asynchronously (Redis) completes its decision on one of its own
+ * threads (a Lettuce I/O thread, or a timer thread on a timeout). The rest of the chain,
+ * the application included, must not run there: it would hold up every other Redis reply,
+ * or the JVM-wide timer. So the chain continues on {@code scheduler} (by default
+ * {@link Schedulers#parallel()}); a decision that is already made (memory store, open
+ * circuit breaker) continues on the calling thread without a hop.
  * <p>
- * An admitted request that must wait for its tokens ({@code max-wait}) waits on a timer of {@code scheduler},
- * never blocking a thread, and continues there. It holds what its decision took (a waiting slot,
- * concurrency permits) in a {@link RequestLifecycle} that ends when the rest of the chain completes, fails
- * or is cancelled (a client that goes away), during the wait as well.
+ * An admitted request that must wait for its tokens ({@code max-wait}) waits on a timer
+ * of {@code scheduler}, never blocking a thread, and continues there. It holds what its
+ * decision took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that
+ * ends when the rest of the chain completes, fails or is cancelled (a client that goes
+ * away), during the wait as well.
  * <p>
- * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
- * {@link RejectionBodyWriter} still refuses the request, with an empty body. Cancellation cancels nothing
- * in the store: a decision under way completes, and what it took is given back at once.
+ * Anything unexpected inside the limiter admits the request: the limiter never answers
+ * 500. A failing {@link RejectionBodyWriter} still refuses the request, with an empty
+ * body. Cancellation cancels nothing in the store: a decision under way completes, and
+ * what it took is given back at once.
  */
 public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
@@ -86,7 +91,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	private final Scheduler scheduler;
 
 	/**
-	 * Creates a filter that continues on {@link Schedulers#parallel()} after an asynchronous decision.
+	 * Creates a filter that continues on {@link Schedulers#parallel()} after an
+	 * asynchronous decision.
 	 * @param limiter decides
 	 * @param classifier classifies requests
 	 * @param headers writes the rate-limit headers
@@ -107,8 +113,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 * @param bodyWriter writes the body of refusals
 	 * @param listener told of every decision
 	 * @param order the filter's order
-	 * @param scheduler where the chain continues after a decision that completed on the store's thread, and
-	 * the timer of requests that wait for their tokens (it must support delays, as Reactor's own schedulers do)
+	 * @param scheduler where the chain continues after a decision that completed on the
+	 * store's thread, and the timer of requests that wait for their tokens (it must
+	 * support delays, as Reactor's own schedulers do)
 	 */
 	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler) {
@@ -149,7 +156,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		return Mono.defer(() -> {
 			long start = System.nanoTime();
 			RequestLifecycle lifecycle = new RequestLifecycle();
-			// the final status settles limits that count only some responses; until the chain runs, nothing ran
+			// the final status settles limits that count only some responses; until the
+			// chain runs, nothing ran
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
 			return principal(exchange)
 				.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification,
@@ -157,15 +165,18 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				.map((decision) -> respond(exchange, decision, decidedByGate(exchange), requestId, start))
 				.onErrorResume((ex) -> {
 					logger.error(FAILED, ex);
-					// what the decision took is given back now: the request goes on as if no limit applied
+					// what the decision took is given back now: the request goes on as if
+					// no limit applied
 					lifecycle.end();
 					return Mono.just(Answer.PROCEED);
 				})
-				// outside the error handling above: an error of the application is not the limiter's
+				// outside the error handling above: an error of the application is not
+				// the limiter's
 				.flatMap((answer) -> (answer.refusal() != null)
 						? ReactiveRefusals.write(exchange.getResponse(), answer.refusal())
 						: proceed(exchange, chain, answer.waitMillis(), lifecycle, status))
-				// completed, failed or cancelled (while deciding, waiting or in the application)
+				// completed, failed or cancelled (while deciding, waiting or in the
+				// application)
 				.doFinally((signal) -> lifecycle.end(status.get()));
 		});
 	}
@@ -183,9 +194,10 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Runs the rest of the chain, noting the final status for limits that count by outcome: the response's
-	 * when the chain completes, the error's (500 when it names none) when it fails, and none when it is
-	 * cancelled (a client that went away stays counted).
+	 * Runs the rest of the chain, noting the final status for limits that count by
+	 * outcome: the response's when the chain completes, the error's (500 when it names
+	 * none) when it fails, and none when it is cancelled (a client that went away stays
+	 * counted).
 	 */
 	private static Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
 			AtomicInteger status) {
@@ -200,13 +212,17 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		}).doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
 	}
 
-	// the gate before authentication decided the client address's limits that count by outcome: decided once
+	// the gate before authentication decided the client address's limits that count by
+	// outcome: decided once
 	private static @Nullable Decision decidedByGate(ServerWebExchange exchange) {
 		return (exchange.getAttribute(ReactiveRateLimitGateFilter.OUTCOME_DECIDED_ATTRIBUTE) instanceof Decision gate)
 				? gate : null;
 	}
 
-	/** The principal, if any; one that cannot be read leaves the caller anonymous (limited by address). */
+	/**
+	 * The principal, if any; one that cannot be read leaves the caller anonymous (limited
+	 * by address).
+	 */
 	private static Mono<Optional<Principal>> principal(ServerWebExchange exchange) {
 		return exchange.getPrincipal().map(Optional::<Principal>of).onErrorResume((ex) -> {
 			logger.debug("Could not read the principal; limiting the request as anonymous", ex);
@@ -216,7 +232,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private Mono<Decision> decide(ServerHttpRequest request, String path, @Nullable Principal principal,
 			Classification classification, @Nullable Decision gate, RequestLifecycle lifecycle) {
-		// told on the store's side of the future: a decision that arrives after a cancellation is still told
+		// told on the store's side of the future: a decision that arrives after a
+		// cancellation is still told
 		CompletableFuture<Decision> decision = this.limiter
 			.decideAsync(new ReactiveClientRequest(request, path, principal), classification,
 					(gate != null) ? RateLimiter.decidedLimits(gate) : Set.of())
@@ -227,13 +244,15 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		if (decision.isDone()) {
 			return Mono.fromFuture(decision);
 		}
-		// completes on the store's thread: hop off it before the application runs (see the class comment)
+		// completes on the store's thread: hop off it before the application runs (see
+		// the class comment)
 		return Mono.fromFuture(decision, true).publishOn(this.scheduler);
 	}
 
 	/**
 	 * Writes the headers of a decision and, for a refusal, the status and content type.
-	 * @return the body of a refusal, or how long the admitted request waits before it goes on
+	 * @return the body of a refusal, or how long the admitted request waits before it
+	 * goes on
 	 */
 	private Answer respond(ServerWebExchange exchange, Decision decision, @Nullable Decision gate, String requestId,
 			long start) {
@@ -246,7 +265,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		exchange.getAttributes().put(ReactiveRateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
 		if (requestHeaders.getContentLength() > 0 || requestHeaders.containsHeader(HttpHeaders.TRANSFER_ENCODING)) {
-			// the body was never read: the connection cannot be reused until it is, so close it
+			// the body was never read: the connection cannot be reused until it is, so
+			// close it
 			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
 		return new Answer(ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter), 0);

@@ -41,39 +41,39 @@ import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.LoginAttempts;
 
 /**
- * The gate before authentication for WebFlux, the twin of the servlet gate: ordered before Spring Security's
- * {@code WebFilterChainProxy} (and working without Spring Security), it refuses by the client address alone
- * what the {@link AddressGate} refuses, with the same status, headers and problem body as the
- * {@link ReactiveRateLimitFilter}. Nothing here blocks: the gate reads a local snapshot.
+ * The gate before authentication for WebFlux, the twin of the servlet gate: ordered
+ * before Spring Security's {@code WebFilterChainProxy} (and working without Spring
+ * Security), it refuses by the client address alone what the {@link AddressGate} refuses,
+ * with the same status, headers and problem body as the {@link ReactiveRateLimitFilter}.
+ * Nothing here blocks: the gate reads a local snapshot.
  * <p>
- * With a {@link RateLimiter}, the gate also decides the limits of the request that count by outcome
- * ({@link CheckScope#OUTCOME_COUNTED}) by the client address, through the store's asynchronous API, and
- * settles them with the final status when the rest of the chain completes, fails or is cancelled: a 401 that
- * Spring Security answers counts towards a failures-only limit. The {@link ReactiveRateLimitFilter} then
- * decides the rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the authenticated caller's outcome-counted limits
- * included. A request whose group has no such limit costs no
- * store call here.
+ * With a {@link RateLimiter}, the gate also decides the limits of the request that count
+ * by outcome ({@link CheckScope#OUTCOME_COUNTED}) by the client address, through the
+ * store's asynchronous API, and settles them with the final status when the rest of the
+ * chain completes, fails or is cancelled: a 401 that Spring Security answers counts
+ * towards a failures-only limit. The {@link ReactiveRateLimitFilter} then decides the
+ * rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the authenticated caller's outcome-counted
+ * limits included. A request whose group has no such limit costs no store call here.
  * <p>
- * Paths in {@code openPaths} (the health probes) are never refused. Anything unexpected lets the request
- * through: the gate never answers 500.
+ * Paths in {@code openPaths} (the health probes) are never refused. Anything unexpected
+ * lets the request through: the gate never answers 500.
  */
 public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 
 	/**
-	 * The exchange attribute holding the gate's {@link Decision} of the request's outcome-counted limits: the
-	 * {@link ReactiveRateLimitFilter} leaves them out ({@link RateLimiter#decidedLimits}) and shows them in its
-	 * headers.
+	 * The exchange attribute holding the gate's {@link Decision} of the request's
+	 * outcome-counted limits: the {@link ReactiveRateLimitFilter} leaves them out
+	 * ({@link RateLimiter#decidedLimits}) and shows them in its headers.
 	 */
 	public static final String OUTCOME_DECIDED_ATTRIBUTE = ReactiveRateLimitGateFilter.class.getName()
 			+ ".outcomeDecided";
 
 	/**
-	 * The exchange attribute the {@link ReactiveRateLimitFilter} sets when it refuses a request the gate let
-	 * through: a refusal of the limiter is not an outcome of the application, and gives the gate's reservation
-	 * back.
+	 * The exchange attribute the {@link ReactiveRateLimitFilter} sets when it refuses a
+	 * request the gate let through: a refusal of the limiter is not an outcome of the
+	 * application, and gives the gate's reservation back.
 	 */
-	public static final String REFUSED_AFTER_ATTRIBUTE = ReactiveRateLimitGateFilter.class.getName()
-			+ ".refusedAfter";
+	public static final String REFUSED_AFTER_ATTRIBUTE = ReactiveRateLimitGateFilter.class.getName() + ".refusedAfter";
 
 	private static final Logger logger = LoggerFactory.getLogger(ReactiveRateLimitGateFilter.class);
 
@@ -121,8 +121,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	 * @param bodyWriter writes the body of a refusal
 	 * @param listener told of every refusal
 	 * @param order the filter's order
-	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
-	 * {@link ReactiveRateLimitFilter}
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link ReactiveRateLimitFilter}
 	 */
 	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
@@ -131,8 +131,9 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Creates a gate filter that also decides the limits that count by outcome and, when the limiter protects
-	 * logins ({@link RateLimiter#protectsLogins()}), the budgets of failed logins of every login attempt.
+	 * Creates a gate filter that also decides the limits that count by outcome and, when
+	 * the limiter protects logins ({@link RateLimiter#protectsLogins()}), the budgets of
+	 * failed logins of every login attempt.
 	 * @param gate decides by address
 	 * @param classifier names the endpoint group of a request
 	 * @param openPaths paths the gate never refuses by address rule or ban
@@ -140,9 +141,10 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	 * @param bodyWriter writes the body of a refusal
 	 * @param listener told of every refusal
 	 * @param order the filter's order
-	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
-	 * {@link ReactiveRateLimitFilter}
-	 * @param loginAttempts tells login attempts, or {@code null} when logins are not protected
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link ReactiveRateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not
+	 * protected
 	 */
 	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
@@ -166,7 +168,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
+		// the common case: no address rule, no ban, no limit counting by outcome; nothing
+		// is resolved
 		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
 			return chain.filter(exchange);
 		}
@@ -194,21 +197,22 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			RequestLifecycle lifecycle = new RequestLifecycle();
 			// until the chain runs, nothing ran
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
-			return decideOutcomeCounted(exchange, lifecycle, attempt)
-				.flatMap((decided) -> {
-					Decision decision = decided.orElse(null);
-					if (decision == null || decision.outcome() == Outcome.UNLIMITED) {
-						// nothing counted by outcome here: the filter after authentication decides and reports
-						return run(exchange, chain, lifecycle, status, attempt);
-					}
-					this.headers.write(decision, exchange.getResponse().getHeaders()::set);
-					if (!decision.outcome().admits()) {
-						this.listener.onDecision(decision, System.nanoTime() - start);
-						return refuse(exchange, decision);
-					}
+			return decideOutcomeCounted(exchange, lifecycle, attempt).flatMap((decided) -> {
+				Decision decision = decided.orElse(null);
+				if (decision == null || decision.outcome() == Outcome.UNLIMITED) {
+					// nothing counted by outcome here: the filter after authentication
+					// decides and reports
 					return run(exchange, chain, lifecycle, status, attempt);
-				})
-				// decided, failed or cancelled (while deciding or in the rest of the chain)
+				}
+				this.headers.write(decision, exchange.getResponse().getHeaders()::set);
+				if (!decision.outcome().admits()) {
+					this.listener.onDecision(decision, System.nanoTime() - start);
+					return refuse(exchange, decision);
+				}
+				return run(exchange, chain, lifecycle, status, attempt);
+			})
+				// decided, failed or cancelled (while deciding or in the rest of the
+				// chain)
 				.doFinally((signal) -> lifecycle.end(status.get()));
 		});
 	}
@@ -218,12 +222,14 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Decides the limits that count by outcome by the client address. A request that is excluded, or whose
-	 * decision failed, has none here (it is decided whole by the filter after authentication).
+	 * Decides the limits that count by outcome by the client address. A request that is
+	 * excluded, or whose decision failed, has none here (it is decided whole by the
+	 * filter after authentication).
 	 */
 	/**
-	 * The login attempt the request makes, if any; a form login's user name is read from the form, which
-	 * Spring Security's form login reads again after us (the exchange keeps it).
+	 * The login attempt the request makes, if any; a form login's user name is read from
+	 * the form, which Spring Security's form login reads again after us (the exchange
+	 * keeps it).
 	 */
 	private Mono<Optional<LoginAttempt>> attempt(ServerWebExchange exchange) {
 		LoginAttempts attempts = this.loginAttempts;
@@ -260,7 +266,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			if (classification.excluded() && attempt == null) {
 				return Mono.just(Optional.empty());
 			}
-			// told on the store's side of the future: a decision that arrives after a cancellation is given back
+			// told on the store's side of the future: a decision that arrives after a
+			// cancellation is given back
 			decision = this.limiter
 				.decideAsync(new ReactiveClientRequest(request, path.value(), null), classification,
 						CheckScope.OUTCOME_COUNTED, attempt)
@@ -284,9 +291,10 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Runs the rest of the chain, noting the final status (Spring Security's refusals included): the
-	 * response's when the chain completes, the error's (500 when it names none) when it fails, and none when
-	 * it is cancelled (a client that went away stays counted).
+	 * Runs the rest of the chain, noting the final status (Spring Security's refusals
+	 * included): the response's when the chain completes, the error's (500 when it names
+	 * none) when it fails, and none when it is cancelled (a client that went away stays
+	 * counted).
 	 */
 	private Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
 			AtomicInteger status, @Nullable LoginAttempt attempt) {
@@ -297,8 +305,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			return rest;
 		}
 		ServerHttpRequest request = exchange.getRequest();
-		boolean formLogin = attempt != null
-				&& this.loginAttempts.isFormLogin(request.getMethod().name(), request.getPath().pathWithinApplication());
+		boolean formLogin = attempt != null && this.loginAttempts.isFormLogin(request.getMethod().name(),
+				request.getPath().pathWithinApplication());
 		return rest.doOnSuccess((ignored) -> {
 			if (exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE)) {
 				status.set(Completion.NOT_RUN);
@@ -347,8 +355,10 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		response.getHeaders().set(RequestIds.HEADER, requestId);
 		exchange.getAttributes().put(ReactiveRateLimitFilter.REQUEST_ID_ATTRIBUTE, requestId);
 		this.headers.write(decision, response.getHeaders()::set);
-		// a refusal before anything read the request: close the connection rather than reuse it (the request's
-		// body, if any, was never read), which also makes a denied or banned client pay a new connection per try
+		// a refusal before anything read the request: close the connection rather than
+		// reuse it (the request's
+		// body, if any, was never read), which also makes a denied or banned client pay a
+		// new connection per try
 		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		byte[] body = ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter);
 		return ReactiveRefusals.write(response, body);

@@ -13,8 +13,8 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 
 /**
- * Writes the status and body of a refusal, for the gate before authentication and the filter after it
- * alike (their headers are written by each).
+ * Writes the status and body of a refusal, for the gate before authentication and the
+ * filter after it alike (their headers are written by each).
  */
 final class ReactiveRefusals {
 
@@ -25,7 +25,8 @@ final class ReactiveRefusals {
 
 	/**
 	 * Sets the status and content type of a refusal.
-	 * @return its body, empty when the body writer failed (the request is refused all the same)
+	 * @return its body, empty when the body writer failed (the request is refused all the
+	 * same)
 	 */
 	static byte[] prepare(ServerHttpResponse response, Decision decision, String requestId,
 			RejectionBodyWriter bodyWriter) {

@@ -9,11 +9,12 @@ import jakarta.servlet.http.HttpServletResponse;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
- * Ends the lifecycle of a request that went asynchronous when its asynchronous processing ends: completed,
- * failed (a client that went away included) or timed out. A timed-out or failed request's handler is
- * abandoned, so its permits come back then rather than when the container finally completes it. A
- * completed request ends with its response's final status; a timed-out or failed one with an unknown status,
- * so limits that count only some responses keep counting it.
+ * Ends the lifecycle of a request that went asynchronous when its asynchronous processing
+ * ends: completed, failed (a client that went away included) or timed out. A timed-out or
+ * failed request's handler is abandoned, so its permits come back then rather than when
+ * the container finally completes it. A completed request ends with its response's final
+ * status; a timed-out or failed one with an unknown status, so limits that count only
+ * some responses keep counting it.
  */
 final class AsyncLifecycleListener implements AsyncListener {
 
@@ -27,20 +28,23 @@ final class AsyncLifecycleListener implements AsyncListener {
 	}
 
 	/**
-	 * Hands the lifecycle of a request that went asynchronous to its {@link AsyncContext}.
-	 * @param request a request whose {@link HttpServletRequest#isAsyncStarted()} was {@code true}
+	 * Hands the lifecycle of a request that went asynchronous to its
+	 * {@link AsyncContext}.
+	 * @param request a request whose {@link HttpServletRequest#isAsyncStarted()} was
+	 * {@code true}
 	 * @param response its response, whose status ends the lifecycle
 	 * @param lifecycle the request's lifecycle
-	 * @return {@code false} when the asynchronous processing was already over: the caller ends the lifecycle
+	 * @return {@code false} when the asynchronous processing was already over: the caller
+	 * ends the lifecycle
 	 */
-	static boolean endOnAsyncEnd(HttpServletRequest request, HttpServletResponse response,
-			RequestLifecycle lifecycle) {
+	static boolean endOnAsyncEnd(HttpServletRequest request, HttpServletResponse response, RequestLifecycle lifecycle) {
 		try {
 			request.getAsyncContext().addListener(new AsyncLifecycleListener(lifecycle, response));
 			return true;
 		}
 		catch (IllegalStateException ex) {
-			// completed (or never started) between isAsyncStarted() and here: no event will come
+			// completed (or never started) between isAsyncStarted() and here: no event
+			// will come
 			return false;
 		}
 	}
@@ -62,7 +66,8 @@ final class AsyncLifecycleListener implements AsyncListener {
 
 	@Override
 	public void onStartAsync(AsyncEvent event) {
-		// a new asynchronous cycle (an async dispatch that starts again) drops its listeners: stay for its end
+		// a new asynchronous cycle (an async dispatch that starts again) drops its
+		// listeners: stay for its end
 		AsyncContext context = event.getAsyncContext();
 		if (context != null) {
 			context.addListener(this);

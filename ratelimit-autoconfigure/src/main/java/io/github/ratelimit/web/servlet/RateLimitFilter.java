@@ -29,20 +29,23 @@ import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
- * The rate limiter for Spring MVC: classifies the request, lets the {@link RateLimiter} decide, writes
- * the rate-limit headers, and answers 429/403/503 with a problem body or lets the request through.
- * Anything unexpected inside the limiter admits the request: the limiter never answers 500. A failing
- * {@link RejectionBodyWriter} still refuses the request, with an empty body.
+ * The rate limiter for Spring MVC: classifies the request, lets the {@link RateLimiter}
+ * decide, writes the rate-limit headers, and answers 429/403/503 with a problem body or
+ * lets the request through. Anything unexpected inside the limiter admits the request:
+ * the limiter never answers 500. A failing {@link RejectionBodyWriter} still refuses the
+ * request, with an empty body.
  * <p>
- * An admitted request that must wait for its tokens ({@code max-wait}) sleeps on its own thread first. It
- * holds what its decision took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that
- * ends when the chain returns, however it returns (an exception, a client that went away), or, for a
- * request that went asynchronous, when its asynchronous processing completes, fails or times out. A request
- * interrupted while it waits (the server is stopping) does not run: it gives everything back and is
- * answered 503 without a body, since running before its tokens are there would exceed its limit.
+ * An admitted request that must wait for its tokens ({@code max-wait}) sleeps on its own
+ * thread first. It holds what its decision took (a waiting slot, concurrency permits) in
+ * a {@link RequestLifecycle} that ends when the chain returns, however it returns (an
+ * exception, a client that went away), or, for a request that went asynchronous, when its
+ * asynchronous processing completes, fails or times out. A request interrupted while it
+ * waits (the server is stopping) does not run: it gives everything back and is answered
+ * 503 without a body, since running before its tokens are there would exceed its limit.
  * <p>
- * The response's final status settles limits that count only some responses: read when the chain returns,
- * or when a request that went asynchronous completes (one that times out or fails stays counted).
+ * The response's final status settles limits that count only some responses: read when
+ * the chain returns, or when a request that went asynchronous completes (one that times
+ * out or fails stays counted).
  */
 public final class RateLimitFilter extends OncePerRequestFilter {
 
@@ -109,20 +112,23 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * The status a limit that counts by outcome is settled with: the response's once the chain returned (a
-	 * refusal of the application or of an error page included), 500 for an exception the container has
-	 * yet to answer, and nothing counted for a request that never reached the chain.
+	 * The status a limit that counts by outcome is settled with: the response's once the
+	 * chain returned (a refusal of the application or of an error page included), 500 for
+	 * an exception the container has yet to answer, and nothing counted for a request
+	 * that never reached the chain.
 	 */
 	private static int finalStatus(HttpServletResponse response, boolean ran, boolean returned) {
 		if (!ran) {
 			return Completion.NOT_RUN;
 		}
-		return (returned || response.isCommitted()) ? response.getStatus() : HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+		return (returned || response.isCommitted()) ? response.getStatus()
+				: HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
 	}
 
 	/**
 	 * Sleeps until the admitted request's reserved tokens are there.
-	 * @return {@code false} when interrupted: the request is answered 503 and does not run
+	 * @return {@code false} when interrupted: the request is answered 503 and does not
+	 * run
 	 */
 	private static boolean awaitTokens(@Nullable Decision decision, HttpServletResponse response) {
 		long millis = (decision != null) ? decision.waitMillis() : 0;
@@ -142,8 +148,8 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Decides and writes the headers; {@code null} when the limiter itself failed (the request goes on,
-	 * holding nothing).
+	 * Decides and writes the headers; {@code null} when the limiter itself failed (the
+	 * request goes on, holding nothing).
 	 */
 	private @Nullable Decision decide(HttpServletRequest request, HttpServletResponse response,
 			RequestLifecycle lifecycle) {
@@ -155,7 +161,8 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			if (classification.excluded()) {
 				return null;
 			}
-			// the gate before authentication decided the limits that count by outcome: decided once
+			// the gate before authentication decided the limits that count by outcome:
+			// decided once
 			Decision gate = (request.getAttribute(RateLimitGateFilter.OUTCOME_DECIDED_ATTRIBUTE) instanceof Decision d)
 					? d : null;
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
@@ -167,14 +174,15 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		}
 		catch (RuntimeException ex) {
 			logger.error("Rate limiter failed; admitting the request", ex);
-			// what the decision took is given back now: the request goes on as if no limit applied
+			// what the decision took is given back now: the request goes on as if no
+			// limit applied
 			lifecycle.end();
 			return null;
 		}
 	}
 
-	private void reject(HttpServletRequest request, HttpServletResponse response, Decision decision,
-			String requestId) throws IOException {
+	private void reject(HttpServletRequest request, HttpServletResponse response, Decision decision, String requestId)
+			throws IOException {
 		ServletRefusals.write(request, response, decision, requestId, this.bodyWriter);
 	}
 

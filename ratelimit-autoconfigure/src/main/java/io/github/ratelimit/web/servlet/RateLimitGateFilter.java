@@ -34,41 +34,44 @@ import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.LoginAttempts;
 
 /**
- * The gate before authentication for Spring MVC: runs before Spring Security's filter chain and refuses, by
- * the client address alone, what the {@link AddressGate} refuses (a deny rule's range, a ban on the address),
- * with the same status, headers and problem body as the {@link RateLimitFilter}. A request it lets through
- * goes on untouched, to be authenticated and limited; one it refuses is one decision, told to the
+ * The gate before authentication for Spring MVC: runs before Spring Security's filter
+ * chain and refuses, by the client address alone, what the {@link AddressGate} refuses (a
+ * deny rule's range, a ban on the address), with the same status, headers and problem
+ * body as the {@link RateLimitFilter}. A request it lets through goes on untouched, to be
+ * authenticated and limited; one it refuses is one decision, told to the
  * {@link DecisionListener} (metrics, rejection log) here and never seen by the limiter.
  * <p>
- * With a {@link RateLimiter}, the gate also decides the limits of the request that count by outcome
- * ({@link CheckScope#OUTCOME_COUNTED}) for the caller known before authentication (the client address), and
- * settles them with the final status, the one Spring Security writes for a refusal included: a wrong password
- * answered 401 by HTTP Basic counts towards a failures-only limit, and once the budget is spent the attempt
- * is refused before its password is checked. The {@link RateLimitFilter} after authentication then decides
- * the rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the outcome-counted limits of the authenticated caller
- * included (a per-user limit, another tier's). A request whose group has no such limit costs no store call
- * here.
+ * With a {@link RateLimiter}, the gate also decides the limits of the request that count
+ * by outcome ({@link CheckScope#OUTCOME_COUNTED}) for the caller known before
+ * authentication (the client address), and settles them with the final status, the one
+ * Spring Security writes for a refusal included: a wrong password answered 401 by HTTP
+ * Basic counts towards a failures-only limit, and once the budget is spent the attempt is
+ * refused before its password is checked. The {@link RateLimitFilter} after
+ * authentication then decides the rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the
+ * outcome-counted limits of the authenticated caller included (a per-user limit, another
+ * tier's). A request whose group has no such limit costs no store call here.
  * <p>
- * Paths in {@code openPaths} (the health probes) are never refused: a ban on a load balancer's address must
- * not take healthy instances out of service. Anything unexpected lets the request through: the gate never
- * answers 500.
+ * Paths in {@code openPaths} (the health probes) are never refused: a ban on a load
+ * balancer's address must not take healthy instances out of service. Anything unexpected
+ * lets the request through: the gate never answers 500.
  */
 public final class RateLimitGateFilter extends OncePerRequestFilter {
 
 	/**
-	 * The request attribute holding the gate's {@link Decision} of the request's outcome-counted limits: the
-	 * {@link RateLimitFilter} leaves them out ({@link RateLimiter#decidedLimits}) and shows them in its headers.
+	 * The request attribute holding the gate's {@link Decision} of the request's
+	 * outcome-counted limits: the {@link RateLimitFilter} leaves them out
+	 * ({@link RateLimiter#decidedLimits}) and shows them in its headers.
 	 */
 	public static final String OUTCOME_DECIDED_ATTRIBUTE = RateLimitGateFilter.class.getName() + ".outcomeDecided";
 
 	/**
-	 * The request attribute the {@link RateLimitFilter} sets when it refuses a request the gate let through:
-	 * a refusal of the limiter is not an outcome of the application, and gives the gate's reservation back.
+	 * The request attribute the {@link RateLimitFilter} sets when it refuses a request
+	 * the gate let through: a refusal of the limiter is not an outcome of the
+	 * application, and gives the gate's reservation back.
 	 */
 	public static final String REFUSED_AFTER_ATTRIBUTE = RateLimitGateFilter.class.getName() + ".refusedAfter";
 
 	private static final Logger logger = LoggerFactory.getLogger(RateLimitGateFilter.class);
-
 
 	private final AddressGate gate;
 
@@ -108,8 +111,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	 * @param headers writes the headers of a decision
 	 * @param bodyWriter writes the body of a refusal
 	 * @param listener told of every refusal
-	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
-	 * {@link RateLimitFilter}
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link RateLimitFilter}
 	 */
 	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
@@ -118,17 +121,19 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Creates a gate filter that also decides the limits that count by outcome and, when the limiter protects
-	 * logins ({@link RateLimiter#protectsLogins()}), the budgets of failed logins of every login attempt.
+	 * Creates a gate filter that also decides the limits that count by outcome and, when
+	 * the limiter protects logins ({@link RateLimiter#protectsLogins()}), the budgets of
+	 * failed logins of every login attempt.
 	 * @param gate decides by address
 	 * @param classifier names the endpoint group of a request
 	 * @param openPaths paths the gate never refuses by address rule or ban
 	 * @param headers writes the headers of a decision
 	 * @param bodyWriter writes the body of a refusal
 	 * @param listener told of every refusal
-	 * @param limiter decides the limits that count by outcome, or {@code null} to leave them to the
-	 * {@link RateLimitFilter}
-	 * @param loginAttempts tells login attempts, or {@code null} when logins are not protected
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link RateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not
+	 * protected
 	 */
 	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
@@ -152,7 +157,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		// the common case: no address rule, no ban, no limit counting by outcome; nothing is resolved
+		// the common case: no address rule, no ban, no limit counting by outcome; nothing
+		// is resolved
 		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
 			chain.doFilter(request, response);
 			return;
@@ -188,7 +194,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 		finally {
 			if (!endsAsync) {
-				// the status Security wrote for a refusal (401, 403) settles the reservation like any other
+				// the status Security wrote for a refusal (401, 403) settles the
+				// reservation like any other
 				int status = (request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN
 						: (returned || response.isCommitted()) ? response.getStatus()
 								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
@@ -207,8 +214,9 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Decides the limits that count by outcome, by the client address; {@code null} when there are none or
-	 * the limiter failed (the request goes on, and the {@link RateLimitFilter} decides it whole).
+	 * Decides the limits that count by outcome, by the client address; {@code null} when
+	 * there are none or the limiter failed (the request goes on, and the
+	 * {@link RateLimitFilter} decides it whole).
 	 */
 	private @Nullable Decision decideOutcomeCounted(HttpServletRequest request, HttpServletResponse response,
 			RequestLifecycle lifecycle, long start, @Nullable PathContainer path, @Nullable LoginAttempt attempt) {
@@ -223,7 +231,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
 					CheckScope.OUTCOME_COUNTED, attempt);
 			if (decision.outcome() == Outcome.UNLIMITED) {
-				// nothing counted by outcome here: the filter after authentication decides it whole
+				// nothing counted by outcome here: the filter after authentication
+				// decides it whole
 				return null;
 			}
 			lifecycle.decided(decision);
@@ -251,14 +260,18 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 	}
 
-	/** The login attempt the request makes, or {@code null} (none, or logins are not protected). */
+	/**
+	 * The login attempt the request makes, or {@code null} (none, or logins are not
+	 * protected).
+	 */
 	private @Nullable LoginAttempt attempt(HttpServletRequest request, @Nullable PathContainer path) {
 		LoginAttempts attempts = this.loginAttempts;
 		if (attempts == null || path == null) {
 			return null;
 		}
 		try {
-			// reading a form parameter parses a form body, as Spring Security's form login does after us
+			// reading a form parameter parses a form body, as Spring Security's form
+			// login does after us
 			return attempts.attempt(new ServletClientRequest(request, path.value()), path, request::getParameter);
 		}
 		catch (RuntimeException ex) {

@@ -56,7 +56,8 @@ final class ServletClientRequest implements ClientRequest {
 	@Override
 	public @Nullable Object principal() {
 		if (springSecurityPresent) {
-			// the security context holds the Authentication even when the request is not wrapped
+			// the security context holds the Authentication even when the request is not
+			// wrapped
 			Object authentication = SecurityPrincipal.current();
 			if (authentication != null) {
 				return authentication;
@@ -65,7 +66,9 @@ final class ServletClientRequest implements ClientRequest {
 		return this.request.getUserPrincipal();
 	}
 
-	/** Keeps Spring Security types out of the outer class, which must load without them. */
+	/**
+	 * Keeps Spring Security types out of the outer class, which must load without them.
+	 */
 	private static final class SecurityPrincipal {
 
 		static @Nullable Object current() {

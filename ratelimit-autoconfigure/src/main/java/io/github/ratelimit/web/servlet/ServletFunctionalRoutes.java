@@ -23,10 +23,10 @@ import io.github.ratelimit.web.FunctionalRouteRules;
 import io.github.ratelimit.web.RouteConditions;
 
 /**
- * Finds the WebMvc.fn functional routes that carry rate-limit attributes ({@link RateLimited#GROUP_ATTRIBUTE}
- * and its siblings) once, at startup, by visiting the application's {@link RouterFunction} beans. The walk
- * itself is shared with WebFlux ({@link FunctionalRouteRules}); this class only forwards the visitor's
- * events.
+ * Finds the WebMvc.fn functional routes that carry rate-limit attributes
+ * ({@link RateLimited#GROUP_ATTRIBUTE} and its siblings) once, at startup, by visiting
+ * the application's {@link RouterFunction} beans. The walk itself is shared with WebFlux
+ * ({@link FunctionalRouteRules}); this class only forwards the visitor's events.
  */
 public final class ServletFunctionalRoutes {
 
@@ -34,7 +34,8 @@ public final class ServletFunctionalRoutes {
 	}
 
 	/**
-	 * The rules of every route with rate-limit attributes in the context's router functions.
+	 * The rules of every route with rate-limit attributes in the context's router
+	 * functions.
 	 * @param context the application context
 	 * @return the rules
 	 * @throws IllegalArgumentException when a route's rate-limit attributes are invalid
@@ -86,7 +87,10 @@ public final class ServletFunctionalRoutes {
 
 	}
 
-	/** Forwards the events that shape the result; "start" and separator events carry nothing it needs. */
+	/**
+	 * Forwards the events that shape the result; "start" and separator events carry
+	 * nothing it needs.
+	 */
 	private record PredicateVisitor(RouteConditions conditions) implements RequestPredicates.Visitor {
 
 		@Override

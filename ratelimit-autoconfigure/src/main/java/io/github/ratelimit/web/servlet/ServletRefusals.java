@@ -14,8 +14,8 @@ import io.github.ratelimit.http.RateLimitStatus;
 import io.github.ratelimit.http.RejectionBodyWriter;
 
 /**
- * Writes the status and body of a refusal, for the gate before authentication and the filter after it
- * alike (their headers are written by each).
+ * Writes the status and body of a refusal, for the gate before authentication and the
+ * filter after it alike (their headers are written by each).
  */
 final class ServletRefusals {
 
@@ -31,8 +31,10 @@ final class ServletRefusals {
 			RejectionBodyWriter bodyWriter) throws IOException {
 		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
 		if (request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
-			// the body was never read: close rather than let the container read (swallow) the rest of it
-			// on a worker thread, which a client trickling its body would hold for as long as it likes
+			// the body was never read: close rather than let the container read (swallow)
+			// the rest of it
+			// on a worker thread, which a client trickling its body would hold for as
+			// long as it likes
 			response.setHeader(HttpHeaders.CONNECTION, "close");
 			if (TOMCAT) {
 				TomcatRequests.closeWithoutReadingBody(request);
@@ -44,7 +46,8 @@ final class ServletRefusals {
 			response.setContentType(bodyWriter.contentType());
 		}
 		catch (RuntimeException ex) {
-			// the request is refused all the same: a broken body must neither let it through nor turn into a 500
+			// the request is refused all the same: a broken body must neither let it
+			// through nor turn into a 500
 			logger.error("Rate-limit rejection body writer failed; answering without a body", ex);
 			body = new byte[0];
 		}

@@ -11,11 +11,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * Tells Tomcat not to read the rest of a refused request's body. {@code Connection: close} alone is not
- * enough: Tomcat reads (swallows) the unread body on a worker thread before it closes, so a client that
- * trickles a body it was refused for would hold the worker for as long as it likes. Tomcat keeps the
- * switch ({@code DISABLE_SWALLOW_INPUT}, what it does itself for an upload it rejected) behind its request
- * facade; this reaches it there, and does nothing on other containers or when it cannot.
+ * Tells Tomcat not to read the rest of a refused request's body.
+ * {@code Connection: close} alone is not enough: Tomcat reads (swallows) the unread body
+ * on a worker thread before it closes, so a client that trickles a body it was refused
+ * for would hold the worker for as long as it likes. Tomcat keeps the switch
+ * ({@code DISABLE_SWALLOW_INPUT}, what it does itself for an upload it rejected) behind
+ * its request facade; this reaches it there, and does nothing on other containers or when
+ * it cannot.
  */
 final class TomcatRequests {
 
@@ -24,7 +26,10 @@ final class TomcatRequests {
 	private TomcatRequests() {
 	}
 
-	/** Closes the connection after the response instead of reading the rest of the request's body. */
+	/**
+	 * Closes the connection after the response instead of reading the rest of the
+	 * request's body.
+	 */
 	static void closeWithoutReadingBody(ServletRequest request) {
 		if (FACADE_REQUEST == null) {
 			return;
@@ -38,7 +43,8 @@ final class TomcatRequests {
 				Request catalina = (Request) FACADE_REQUEST.get(facade);
 				if (catalina != null) {
 					catalina.getCoyoteRequest().action(ActionCode.DISABLE_SWALLOW_INPUT, null);
-					// Tomcat now counts the exchange as failed: the refusal is the whole answer, not an error page
+					// Tomcat now counts the exchange as failed: the refusal is the whole
+					// answer, not an error page
 					catalina.getResponse().setErrorReported();
 				}
 			}
@@ -49,7 +55,8 @@ final class TomcatRequests {
 	}
 
 	private static @Nullable Field facadeRequest() {
-		if (!ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade", TomcatRequests.class.getClassLoader())) {
+		if (!ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
+				TomcatRequests.class.getClassLoader())) {
 			return null;
 		}
 		try {

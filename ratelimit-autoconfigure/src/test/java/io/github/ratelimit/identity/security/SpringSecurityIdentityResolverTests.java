@@ -91,8 +91,7 @@ class SpringSecurityIdentityResolverTests {
 	@Test
 	void readsOrgAndTierFromJwtClaims() {
 		ClaimAccessor jwt = () -> Map.of("sub", "alice", "tenant", 4711L, "plan", "pro");
-		SpringSecurityIdentityResolver resolver = new SpringSecurityIdentityResolver("tenant", "plan", "ORG_",
-				"TIER_");
+		SpringSecurityIdentityResolver resolver = new SpringSecurityIdentityResolver("tenant", "plan", "ORG_", "TIER_");
 		Authentication authentication = new TestingAuthenticationToken(jwt, null, "ORG_other");
 		Caller caller = resolver.resolve(request(authentication));
 		assertThat(caller).isNotNull();

@@ -18,16 +18,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests that {@link SpringSecurityIdentityResolver} works when {@code spring-security-oauth2-core}, an
- * optional dependency, is missing. The starter's classes are loaded afresh by a class loader that cannot
- * see OAuth2.
+ * Tests that {@link SpringSecurityIdentityResolver} works when
+ * {@code spring-security-oauth2-core}, an optional dependency, is missing. The starter's
+ * classes are loaded afresh by a class loader that cannot see OAuth2.
  */
 class SpringSecurityIdentityResolverWithoutOAuth2Tests {
 
 	@Test
 	void readsAuthoritiesWhenOAuth2IsMissing() throws Exception {
 		URL classes = SpringSecurityIdentityResolver.class.getProtectionDomain().getCodeSource().getLocation();
-		// the parent hides OAuth2, and the starter's classes so that the child loads them itself
+		// the parent hides OAuth2, and the starter's classes so that the child loads them
+		// itself
 		FilteredClassLoader parent = new FilteredClassLoader("org.springframework.security.oauth2.",
 				"io.github.ratelimit.");
 		try (parent; URLClassLoader loader = new URLClassLoader(new URL[] { classes }, parent)) {

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class BucketResultsTests {
 
-	private final LimitCheck check = LimitCheck.enforced(
-			new Policy("t", Dimension.USER, "default", LimitParser.parse("10/1m, 100/1h"), "rl:"), "rl:k", 2);
+	private final LimitCheck check = LimitCheck
+		.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse("10/1m, 100/1h"), "rl:"), "rl:k", 2);
 
 	@Test
 	void reportsWhatWasLeftAndTheWaits() {
@@ -31,8 +31,10 @@ class BucketResultsTests {
 
 	@Test
 	void refusedBucketWhoseStateShowsEnoughStillNamesAShortBandwidth() {
-		// Bucket4j refused, but the state it returned (read with a batch, or refilled or refunded since) shows
-		// enough tokens: the core must still be told which bandwidth refused, or it cannot explain the 429
+		// Bucket4j refused, but the state it returned (read with a batch, or refilled or
+		// refunded since) shows
+		// enough tokens: the core must still be told which bandwidth refused, or it
+		// cannot explain the 429
 		CheckResult result = BucketResults.of(this.check, false, stateWith(5, 4), 0);
 		assertThat(result.hadTokens()).isFalse();
 		assertThat(result.bandwidths().get(1).wasShort()).as("the emptier bandwidth").isTrue();

@@ -16,9 +16,9 @@ import io.github.ratelimit.test.ManualTimeMeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A flood of new client addresses, far past the address bound, against what verified callers have spent:
- * a user's rate bucket, an org's monthly quota and a token's permit in flight stay exactly as they were,
- * while the address buckets stay within their bound.
+ * A flood of new client addresses, far past the address bound, against what verified
+ * callers have spent: a user's rate bucket, an org's monthly quota and a token's permit
+ * in flight stay exactly as they were, while the address buckets stay within their bound.
  */
 class InMemoryAddressFloodTests {
 
@@ -100,7 +100,8 @@ class InMemoryAddressFloodTests {
 
 	@Test
 	void theIdentifiedPartitionIsBoundedToo() {
-		// verified ids are the application's own callers; a resolver that made them up must not exhaust the heap
+		// verified ids are the application's own callers; a resolver that made them up
+		// must not exhaust the heap
 		for (int i = 0; i < 10_000; i++) {
 			decide(check(this.user, "user-" + i), check(this.orgQuota, "org-" + i));
 		}

@@ -24,9 +24,9 @@ import io.github.ratelimit.test.ManualTimeMeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How long the memory store keeps an entry, and what eviction does to counts: the size bound and idle
- * expiry must not lose permits in flight, a quota's count or a bucket's debt, and a permit goes back to the
- * entry it came from.
+ * How long the memory store keeps an entry, and what eviction does to counts: the size
+ * bound and idle expiry must not lose permits in flight, a quota's count or a bucket's
+ * debt, and a permit goes back to the entry it came from.
  */
 class InMemoryEntryLifecycleTests {
 
@@ -54,7 +54,10 @@ class InMemoryEntryLifecycleTests {
 		this.store.cleanUp();
 	}
 
-	/** Lets the entries due so far expire: Caffeine's timer wheel sweeps them about once a second. */
+	/**
+	 * Lets the entries due so far expire: Caffeine's timer wheel sweeps them about once a
+	 * second.
+	 */
 	private void sweep() {
 		this.clock.advance(Duration.ofSeconds(2));
 		this.store.cleanUp();

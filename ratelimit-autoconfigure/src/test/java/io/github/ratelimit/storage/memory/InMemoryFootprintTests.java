@@ -15,8 +15,8 @@ import io.github.ratelimit.storage.LimitCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a bucket costs the heap, measured: the number behind the default bounds of the two partitions
- * ({@link InMemoryRateLimitStore#BYTES_PER_KEY}).
+ * What a bucket costs the heap, measured: the number behind the default bounds of the two
+ * partitions ({@link InMemoryRateLimitStore#BYTES_PER_KEY}).
  */
 class InMemoryFootprintTests {
 
@@ -44,7 +44,8 @@ class InMemoryFootprintTests {
 
 	@Test
 	void aQuotaCostsNoMoreThanTheSizingRuleAssumes() {
-		// the largest entry of the identified partition: two token buckets and a quota's count
+		// the largest entry of the identified partition: two token buckets and a quota's
+		// count
 		Policy quota = new Policy("premium", Dimension.ORG, Policy.ALL_GROUPS,
 				LimitParser.parse("60/1m, 600/1h, 100000/month"), "rl:");
 		long before = usedHeap();
@@ -66,7 +67,8 @@ class InMemoryFootprintTests {
 		long addresses = InMemoryRateLimitStore.defaultMaxKeys(heap);
 		long identified = InMemoryRateLimitStore.defaultMaxIdentifiedKeys(heap);
 		assertThat((addresses + identified) * InMemoryRateLimitStore.BYTES_PER_KEY).isLessThanOrEqualTo(heap / 5);
-		assertThat(addresses).as("still room for a /48 of IPv6 clients, two buckets each").isGreaterThanOrEqualTo(2 * 65_536);
+		assertThat(addresses).as("still room for a /48 of IPv6 clients, two buckets each")
+			.isGreaterThanOrEqualTo(2 * 65_536);
 		assertThat(identified).isGreaterThanOrEqualTo(40_000);
 		long large = 64L * 1024 * 1024 * 1024;
 		assertThat(InMemoryRateLimitStore.defaultMaxKeys(large)).isEqualTo(750_000);

@@ -28,7 +28,8 @@ class InMemoryRateLimitStoreTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(1000, this.time);
 
 	private static LimitCheck check(String limit, String key, long cost) {
-		return LimitCheck.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key, cost);
+		return LimitCheck.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key,
+				cost);
 	}
 
 	private static long[] remaining(StoreDecision decision, int check) {
@@ -122,7 +123,8 @@ class InMemoryRateLimitStoreTests {
 		this.time.advance(Duration.ofSeconds(30));
 		StoreDecision refused = this.store.decide(List.of(check));
 		assertThat(refused.admitted()).isFalse();
-		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(0))
+			.isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
 		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
 	}
 

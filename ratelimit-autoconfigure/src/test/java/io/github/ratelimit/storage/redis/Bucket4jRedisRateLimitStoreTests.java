@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.test.ManualTimeMeter;
 
 /**
- * The {@code bucket4j} strategy: Bucket4j's Lettuce module (built against Lettuce 6) on the Lettuce that
- * Spring Boot manages.
+ * The {@code bucket4j} strategy: Bucket4j's Lettuce module (built against Lettuce 6) on
+ * the Lettuce that Spring Boot manages.
  */
 class Bucket4jRedisRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 

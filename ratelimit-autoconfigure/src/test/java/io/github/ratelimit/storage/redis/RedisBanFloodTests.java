@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An attacker that rotates addresses grows the bans: 300,000 of them in Redis and a trickle of new ones
- * must neither make every instance re-read them all nor let a caller whose budget is spent through.
+ * An attacker that rotates addresses grows the bans: 300,000 of them in Redis and a
+ * trickle of new ones must neither make every instance re-read them all nor let a caller
+ * whose budget is spent through.
  */
 class RedisBanFloodTests {
 
@@ -93,7 +94,8 @@ class RedisBanFloodTests {
 		this.resources.add(control);
 		control.start();
 		await().atMost(Duration.ofSeconds(60)).until(() -> control.bans().size() == RECORDS);
-		// the defaults: that Redis itself never blocks is asserted below from its slow log
+		// the defaults: that Redis itself never blocks is asserted below from its slow
+		// log
 		RedisScriptRateLimitStore buckets = new RedisScriptRateLimitStore(RedisConnector.of(this.client),
 				RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
 		this.resources.add(buckets);
@@ -106,7 +108,8 @@ class RedisBanFloodTests {
 		for (int i = 0; i < 5; i++) {
 			assertThat(decide(limiter).outcome()).isEqualTo(Outcome.ALLOWED);
 		}
-		// another instance bans one more caller every 50 ms while the spent caller keeps calling
+		// another instance bans one more caller every 50 ms while the spent caller keeps
+		// calling
 		RedisControlStore other = new RedisControlStore(RedisConnector.of(this.client), this.prefix,
 				Duration.ofSeconds(2), 2 * RECORDS);
 		this.resources.add(other);
@@ -131,8 +134,7 @@ class RedisBanFloodTests {
 				}
 				decisions.add(decide(limiter));
 			}
-			await().atMost(Duration.ofSeconds(5))
-				.until(() -> control.bans().size() == RECORDS + trickle.size());
+			await().atMost(Duration.ofSeconds(5)).until(() -> control.bans().size() == RECORDS + trickle.size());
 			List<String> wholeReads = monitor.commands(this.prefix + "control}")
 				.stream()
 				.filter((command) -> !command.fromScript())
@@ -169,10 +171,13 @@ class RedisBanFloodTests {
 		return limiter.decide(TestRequest.from("198.51.100.77"), Classification.of("default", 1));
 	}
 
-	/** Bans an earlier flood left, written straight into Redis as the ban script writes them. */
+	/**
+	 * Bans an earlier flood left, written straight into Redis as the ban script writes
+	 * them.
+	 */
 	private void writeBans(int count) throws Exception {
-		StatefulRedisConnection<byte[], byte[]> connection = this.client.connect(
-				io.lettuce.core.codec.ByteArrayCodec.INSTANCE);
+		StatefulRedisConnection<byte[], byte[]> connection = this.client
+			.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE);
 		try {
 			connection.setAutoFlushCommands(false);
 			RedisAsyncCommands<byte[], byte[]> commands = connection.async();
@@ -185,7 +190,8 @@ class RedisBanFloodTests {
 						+ "::/64";
 				pending.add(commands.zadd(active, until, bytes(subject)));
 				pending.add(commands.set(bytes(tag + "ban:" + RedisControlStore.hashed(subject)),
-						bytes(until + ":1:" + (until + Duration.ofDays(1).toMillis())), SetArgs.Builder.px(Duration.ofDays(1))));
+						bytes(until + ":1:" + (until + Duration.ofDays(1).toMillis())),
+						SetArgs.Builder.px(Duration.ofDays(1))));
 				if (pending.size() >= 20_000) {
 					connection.flushCommands();
 					for (RedisFuture<?> future : pending) {

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A store on a Redis Cluster counts as connected only once it holds a connection to every master, so that no
- * first decision on a node's keys waits for a connect (which Lettuce would open on first use).
+ * A store on a Redis Cluster counts as connected only once it holds a connection to every
+ * master, so that no first decision on a node's keys waits for a connect (which Lettuce
+ * would open on first use).
  */
 class RedisClusterConnectionTests {
 
@@ -35,7 +36,8 @@ class RedisClusterConnectionTests {
 		RedisConnector connector = RedisConnector.of(client);
 		try (RedisRateLimitStore<?> store = "script".equals(strategy)
 				? new RedisScriptRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker())
-				: new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker())) {
+				: new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT,
+						new CircuitBreaker())) {
 			store.start();
 			await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
 			for (RedisURI master : cluster.uris()) {

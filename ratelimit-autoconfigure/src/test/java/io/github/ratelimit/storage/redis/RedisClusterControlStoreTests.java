@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * Runtime control on a real Redis Cluster of three masters: its keys share one slot (a hash tag), so the
- * ban script can touch several of them, and two stores (two instances) share the state.
+ * Runtime control on a real Redis Cluster of three masters: its keys share one slot (a
+ * hash tag), so the ban script can touch several of them, and two stores (two instances)
+ * share the state.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterControlStoreTests {
@@ -47,7 +48,8 @@ class RedisClusterControlStoreTests {
 			a.putOverride(new LimitOverride(Dimension.ORG, "acme", "default", "500/1m", null));
 			assertThat(b.version()).isGreaterThan(version);
 			assertThat(b.load().overrides()).extracting(LimitOverride::limit).containsExactly("500/1m");
-			BanRule rule = new BanRule(2, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(4), Duration.ofDays(1));
+			BanRule rule = new BanRule(2, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(4),
+					Duration.ofDays(1));
 			assertThat(a.recordRefusal("ip:198.51.100.9", rule).join()).isNull();
 			Ban ban = b.recordRefusal("ip:198.51.100.9", rule).join();
 			assertThat(ban).isEqualTo(new Ban("ip:198.51.100.9", time.instant().plus(Duration.ofHours(1)), 1));

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The policy kinds in the script store against a real Redis Cluster of three masters started by the test
- * support: a request's keys live in different slots on different nodes, so each slot gets its own script
- * and what admitting slots took is given back when another refuses.
+ * The policy kinds in the script store against a real Redis Cluster of three masters
+ * started by the test support: a request's keys live in different slots on different
+ * nodes, so each slot gets its own script and what admitting slots took is given back
+ * when another refuses.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterPolicyKindsStoreContractTests extends PolicyKindsStoreContractTests {
@@ -69,9 +70,9 @@ class RedisClusterPolicyKindsStoreContractTests extends PolicyKindsStoreContract
 	protected RateLimitStore newStore() {
 		RedisClusterClient client = RedisClusterClient.create(this.cluster.uris());
 		this.resources.add(client::shutdown);
-		RedisScriptRateLimitStore store = new RedisScriptRateLimitStore(RedisConnector.of(client), Duration.ofSeconds(1),
-				new CircuitBreaker(1000, Duration.ofSeconds(1)), RedisScriptRateLimitStore.DEFAULT_LEASE_TIME,
-				this.time::get, this.time::get, null);
+		RedisScriptRateLimitStore store = new RedisScriptRateLimitStore(RedisConnector.of(client),
+				Duration.ofSeconds(1), new CircuitBreaker(1000, Duration.ofSeconds(1)),
+				RedisScriptRateLimitStore.DEFAULT_LEASE_TIME, this.time::get, this.time::get, null);
 		this.resources.add(store);
 		store.start();
 		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);

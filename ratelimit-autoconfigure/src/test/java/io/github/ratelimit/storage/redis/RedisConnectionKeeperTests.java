@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link RedisConnectionKeeper} with a Redis that never answers, on a clock of the test's own.
+ * Tests for {@link RedisConnectionKeeper} with a Redis that never answers, on a clock of
+ * the test's own.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisConnectionKeeperTests {
@@ -28,9 +29,9 @@ class RedisConnectionKeeperTests {
 			attempts.incrementAndGet();
 			throw new RedisConnectionException("Connection refused");
 		};
-		try (RedisConnectionKeeper<ScriptSession> keeper = new RedisConnectionKeeper<>(down,
-				(connection) -> { throw new IllegalStateException("never connects"); }, Duration.ofSeconds(1),
-				Duration.ofSeconds(1), now::get)) {
+		try (RedisConnectionKeeper<ScriptSession> keeper = new RedisConnectionKeeper<>(down, (connection) -> {
+			throw new IllegalStateException("never connects");
+		}, Duration.ofSeconds(1), Duration.ofSeconds(1), now::get)) {
 			attempt(keeper, attempts, 1);
 			assertThat(output).containsOnlyOnce("Cannot connect to Redis for rate limiting");
 			now.addAndGet(Duration.ofSeconds(30).toNanos());

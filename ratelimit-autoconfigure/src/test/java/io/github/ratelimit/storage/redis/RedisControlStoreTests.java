@@ -44,9 +44,9 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runtime control in a real Redis, shared by two stores as two instances share it: overrides, rules and
- * bans written through one are read through the other; bans are counted and doubled by the script on the
- * injected clock.
+ * Runtime control in a real Redis, shared by two stores as two instances share it:
+ * overrides, rules and bans written through one are read through the other; bans are
+ * counted and doubled by the script on the injected clock.
  */
 class RedisControlStoreTests {
 
@@ -118,10 +118,10 @@ class RedisControlStoreTests {
 			return opened.get();
 		};
 		RedisControlStore store = new RedisControlStore(slow, this.prefix, Duration.ofSeconds(2), this.time::millis);
-		CompletableFuture<Long> refresh = CompletableFuture
-			.supplyAsync(store::version);
+		CompletableFuture<Long> refresh = CompletableFuture.supplyAsync(store::version);
 		assertThat(connecting.await(10, TimeUnit.SECONDS)).isTrue();
-		// a refresh holds the store while Lettuce connects: shutting the context down must not wait for it
+		// a refresh holds the store while Lettuce connects: shutting the context down
+		// must not wait for it
 		CompletableFuture<Void> closing = CompletableFuture.runAsync(store::close);
 		closing.get(10, TimeUnit.SECONDS);
 		release.countDown();
@@ -174,7 +174,8 @@ class RedisControlStoreTests {
 		}
 		Ban second = this.b.recordRefusal("ip:198.51.100.66", RULE).join();
 		assertThat(second).isEqualTo(new Ban("ip:198.51.100.66", this.time.instant().plus(Duration.ofHours(2)), 2));
-		// lifted at once; the record stays, so the third ban still doubles (up to the 3 h cap)
+		// lifted at once; the record stays, so the third ban still doubles (up to the 3 h
+		// cap)
 		assertThat(this.a.liftBan("ip:198.51.100.66")).isTrue();
 		assertThat(bansInForce(this.b)).isEmpty();
 		for (int i = 0; i < 2; i++) {
@@ -193,7 +194,8 @@ class RedisControlStoreTests {
 
 	@Test
 	void bansTravelAsChangesAfterTheReadersCursorWithoutMovingTheVersionAndABadEntryIsSkipped() {
-		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3),
+				Duration.ofDays(1));
 		long version = this.b.version();
 		BanChanges first = this.b.banChanges(null);
 		assertThat(first.resync()).isTrue();
@@ -218,11 +220,12 @@ class RedisControlStoreTests {
 
 	@Test
 	void aFullSetOfBansStartsNoMoreUntilOneEnds() {
-		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client),
-				this.prefix, Duration.ofSeconds(2), 2, this.time::millis);
+		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client), this.prefix,
+				Duration.ofSeconds(2), 2, this.time::millis);
 		this.resources.add(small);
 		small.version();
-		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3),
+				Duration.ofDays(1));
 		assertThat(small.recordRefusal("ip:198.51.100.1", once).join()).isNotNull();
 		assertThat(small.recordRefusal("ip:198.51.100.2", once).join()).isNotNull();
 		assertThat(small.recordRefusal("ip:198.51.100.3", once)).failsWithin(Duration.ofSeconds(5))
@@ -234,25 +237,28 @@ class RedisControlStoreTests {
 
 	@Test
 	void banRecordsKeptForDoublingAreBoundedAndTheSoonestForgottenGoFirst() {
-		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client),
-				this.prefix, Duration.ofSeconds(2), 2, this.time::millis);
+		RedisControlStore small = new RedisControlStore(RedisConnector.of(this.client), this.prefix,
+				Duration.ofSeconds(2), 2, this.time::millis);
 		this.resources.add(small);
 		small.version();
-		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3), Duration.ofDays(1));
+		BanRule once = new BanRule(1, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofHours(3),
+				Duration.ofDays(1));
 		// rotating addresses, one short ban each: every record outlives its ban by a day
 		for (int i = 1; i <= 20; i++) {
 			assertThat(small.recordRefusal("ip:198.51.100." + i, once).join()).isNotNull();
 			this.time.advance(Duration.ofHours(1).plusSeconds(1));
 		}
 		assertThat(keys("{" + this.prefix + "control}:ban:*")).hasSize((int) small.maxBanRecords());
-		// the latest offender is remembered: its next ban doubles; the first one was forgotten
+		// the latest offender is remembered: its next ban doubles; the first one was
+		// forgotten
 		assertThat(small.recordRefusal("ip:198.51.100.20", once).join().offence()).isEqualTo(2);
 		assertThat(small.recordRefusal("ip:198.51.100.1", once).join().offence()).isEqualTo(1);
 	}
 
 	@Test
 	void refusalsOutsideTheWindowDoNotAddUp() {
-		// the counter expires with Redis's own clock: a window long enough that the test stays inside it
+		// the counter expires with Redis's own clock: a window long enough that the test
+		// stays inside it
 		BanRule rule = new BanRule(3, Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
 		this.a.recordRefusal("user:slow", rule).join();
 		this.a.recordRefusal("user:slow", rule).join();
@@ -275,9 +281,11 @@ class RedisControlStoreTests {
 		two.start();
 		Identity acme = new Identity("alice", "acme", null, "203.0.113.9", "free", true);
 		one.setOverride(Dimension.ORG, "acme", "default", "7/1m", null);
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> two.policies(acme, "default")
-			.stream()
-			.anyMatch((policy) -> policy.name().equals("override-org-default")));
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> two.policies(acme, "default")
+				.stream()
+				.anyMatch((policy) -> policy.name().equals("override-org-default")));
 		Policy override = two.policies(acme, "default").get(0);
 		assertThat(override.limit().spec()).isEqualTo("7/1m");
 		two.refused(acme, "free", "default");

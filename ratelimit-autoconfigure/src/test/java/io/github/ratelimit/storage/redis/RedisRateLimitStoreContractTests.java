@@ -43,8 +43,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * What every Redis strategy must do, against a real Redis ({@link RedisTestServer}) and the Lettuce that
- * Spring Boot manages: a subclass per strategy runs all of it.
+ * What every Redis strategy must do, against a real Redis ({@link RedisTestServer}) and
+ * the Lettuce that Spring Boot manages: a subclass per strategy runs all of it.
  */
 abstract class RedisRateLimitStoreContractTests {
 
@@ -90,7 +90,8 @@ abstract class RedisRateLimitStoreContractTests {
 
 	@Test
 	void connectsWithTheNativeClientOfSpringDataConnectionFactory() {
-		// as the auto-configuration does: Boot defines no RedisClient bean, only the connection factory
+		// as the auto-configuration does: Boot defines no RedisClient bean, only the
+		// connection factory
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
 		factory.afterPropertiesSet();
@@ -104,7 +105,8 @@ abstract class RedisRateLimitStoreContractTests {
 
 	@Test
 	void admitsExactlyTheLimitUnderConcurrency() throws Exception {
-		// two stores with their own clients and connections: two instances of the application
+		// two stores with their own clients and connections: two instances of the
+		// application
 		RedisRateLimitStore<?> first = connectedStore((ManualTimeMeter) null);
 		RedisRateLimitStore<?> second = connectedStore((ManualTimeMeter) null);
 		LimitCheck check = check("50/1h", "hot", 1);
@@ -149,7 +151,8 @@ abstract class RedisRateLimitStoreContractTests {
 	void admitsExactlyTheLimitUnderConcurrencyWithSeveralChecks() throws Exception {
 		RedisRateLimitStore<?> first = connectedStore((ManualTimeMeter) null);
 		RedisRateLimitStore<?> second = connectedStore((ManualTimeMeter) null);
-		// the org allows 30, each user 20: both users together get 30, never more, and no bucket drained
+		// the org allows 30, each user 20: both users together get 30, never more, and no
+		// bucket drained
 		LimitCheck org = check(Dimension.ORG, "30/1h", "acme", 1);
 		List<List<LimitCheck>> requests = List.of(List.of(org, check("20/1h", "alice", 1)),
 				List.of(org, check("20/1h", "bob", 1)));
@@ -182,7 +185,8 @@ abstract class RedisRateLimitStoreContractTests {
 		assertThat(admitted).hasValue(30);
 		long aliceLeft = remaining(first.decide(List.of(check("20/1h", "alice", 1))), 0)[0];
 		long bobLeft = remaining(first.decide(List.of(check("20/1h", "bob", 1))), 0)[0];
-		// 30 admitted in all, each consumed once from its user; then one more each just now
+		// 30 admitted in all, each consumed once from its user; then one more each just
+		// now
 		assertThat((20 - aliceLeft - 1) + (20 - bobLeft - 1)).isEqualTo(30);
 	}
 
@@ -251,7 +255,8 @@ abstract class RedisRateLimitStoreContractTests {
 		RedisRateLimitStore<?> first = connectedStore(RedisRateLimitStore.DEFAULT_TIMEOUT);
 		RedisRateLimitStore<?> second = connectedStore(RedisRateLimitStore.DEFAULT_TIMEOUT);
 		LimitCheck user = check(Dimension.USER, "50/1h", "hot", 1);
-		// a token comes back every 86 s: none refills while the test runs, so the count is exact
+		// a token comes back every 86 s: none refills while the test runs, so the count
+		// is exact
 		LimitCheck ip = check(Dimension.IP, "1000/1d", "203.0.113.1", 1);
 		List<CompletableFuture<StoreDecision>> decisions = new ArrayList<>();
 		for (int i = 0; i < 500; i++) {
@@ -275,7 +280,8 @@ abstract class RedisRateLimitStoreContractTests {
 		clock.advance(Duration.ofSeconds(30));
 		StoreDecision refused = store.decide(List.of(check));
 		assertThat(refused.admitted()).isFalse();
-		assertThat(refused.results().get(0).bandwidths().get(0)).isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
+		assertThat(refused.results().get(0).bandwidths().get(0))
+			.isEqualTo(new BandwidthResult(5, 30_000, 30_000, 30_000));
 		assertThat(refused.results().get(0).bandwidths().get(1).wasShort()).isFalse();
 	}
 
@@ -299,7 +305,8 @@ abstract class RedisRateLimitStoreContractTests {
 		store.decide(List.of(minute));
 		long ttl = this.redis.pttl(redisKey(store, minute));
 		Duration timeToFull = BucketConfigurations.timeToFull(minute.policy());
-		assertThat(ttl).as("PTTL of %s", redisKey(store, minute)).isPositive()
+		assertThat(ttl).as("PTTL of %s", redisKey(store, minute))
+			.isPositive()
 			.isLessThanOrEqualTo(timeToFull.plusSeconds(2).toMillis());
 
 		LimitCheck shortWindow = check("1/100ms", "bob", 1);
@@ -308,7 +315,10 @@ abstract class RedisRateLimitStoreContractTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.exists(redisKey(store, shortWindow)) == 0);
 	}
 
-	/** The key a store keeps a check's bucket under (the Bucket4j strategy: one per exact limit). */
+	/**
+	 * The key a store keeps a check's bucket under (the Bucket4j strategy: one per exact
+	 * limit).
+	 */
 	private static String redisKey(RedisRateLimitStore<?> store, LimitCheck check) {
 		return new String(store.bucketKey(check), java.nio.charset.StandardCharsets.UTF_8);
 	}
@@ -345,14 +355,17 @@ abstract class RedisRateLimitStoreContractTests {
 
 	@Test
 	void failsFastWhileRedisDoesNotAnswer() throws Exception {
-		// a socket that accepts connections but never replies: the connect handshake hangs in the background
-		try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+		// a socket that accepts connections but never replies: the connect handshake
+		// hangs in the background
+		try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+				java.net.InetAddress.getLoopbackAddress())) {
 			RedisRateLimitStore<?> store = store(
 					RedisConnector.of(client("redis://127.0.0.1:" + silent.getLocalPort())),
 					RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), null);
 			store.start();
 			List<LimitCheck> checks = List.of(check("10/1m", "alice", 1));
-			// a first connect under way is waited for, up to the timeout (1 s): five decisions pay it, then the
+			// a first connect under way is waited for, up to the timeout (1 s): five
+			// decisions pay it, then the
 			// breaker is open and only its probes, one a second, wait
 			assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
 				for (int i = 0; i < 20; i++) {

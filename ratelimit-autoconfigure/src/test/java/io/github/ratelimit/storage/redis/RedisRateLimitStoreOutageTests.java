@@ -32,8 +32,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Each Redis strategy when Redis goes away, pauses and comes back: on a {@code redis-server} of their own,
- * so that nothing else is disturbed.
+ * Each Redis strategy when Redis goes away, pauses and comes back: on a
+ * {@code redis-server} of their own, so that nothing else is disturbed.
  */
 abstract class RedisRateLimitStoreOutageTests {
 
@@ -87,7 +87,8 @@ abstract class RedisRateLimitStoreOutageTests {
 		long returned = System.nanoTime();
 		// the contract: enforcement resumes within 5 s of Redis returning
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> admits(checks));
-		System.out.printf("Enforcement resumed %d ms after Redis returned%n", (System.nanoTime() - returned) / 1_000_000);
+		System.out.printf("Enforcement resumed %d ms after Redis returned%n",
+				(System.nanoTime() - returned) / 1_000_000);
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 		assertThat(this.store.isConnected()).isTrue();
 	}
@@ -108,9 +109,12 @@ abstract class RedisRateLimitStoreOutageTests {
 					.isExactlyInstanceOf(StoreUnavailableException.class);
 			});
 		}
-		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> admits(List.of(check("10/1h", "probe"))));
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> admits(List.of(check("10/1h", "probe"))));
 		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths().get(0).remaining())
-			.as("the timed-out decisions took no token").isEqualTo(8);
+			.as("the timed-out decisions took no token")
+			.isEqualTo(8);
 	}
 
 	@Test
@@ -127,7 +131,8 @@ abstract class RedisRateLimitStoreOutageTests {
 				for (int i = 0; i < CircuitBreaker.DEFAULT_FAILURE_THRESHOLD; i++) {
 					decisions.add(this.store.decideAsync(checks));
 				}
-				// the documented bound: about the timeout (1 s), plus a loaded machine's margin
+				// the documented bound: about the timeout (1 s), plus a loaded machine's
+				// margin
 				assertThat(decisions).allSatisfy((decision) -> assertThat(decision).failsWithin(Duration.ofSeconds(3))
 					.withThrowableOfType(ExecutionException.class)
 					.havingCause()
@@ -148,7 +153,8 @@ abstract class RedisRateLimitStoreOutageTests {
 			assertTimeoutPreemptively(Duration.ofSeconds(4), () -> {
 				// one after the other: Redis still holds them all, unanswered
 				for (int i = 0; i < 10; i++) {
-					assertThatExceptionOfType(StoreUnavailableException.class).isThrownBy(() -> this.store.decide(checks))
+					assertThatExceptionOfType(StoreUnavailableException.class)
+						.isThrownBy(() -> this.store.decide(checks))
 						.withMessageContaining("answered nothing for 200 ms");
 				}
 			});
@@ -167,7 +173,8 @@ abstract class RedisRateLimitStoreOutageTests {
 			admin.sync().configSet("maxmemory", "1mb");
 			try {
 				for (int i = 0; i < 3; i++) {
-					// refused, not timed out: Redis answered, and the failure says what it answered
+					// refused, not timed out: Redis answered, and the failure says what
+					// it answered
 					assertThatExceptionOfType(StoreUnavailableException.class)
 						.isThrownBy(() -> this.store.decide(List.of(check("10/1h", "alice"))))
 						.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(StoreUnavailableException.Kind.REFUSED))
@@ -184,7 +191,8 @@ abstract class RedisRateLimitStoreOutageTests {
 
 	@Test
 	void aFreshStoresFirstDecisionsWaitForItsFirstConnect() throws Exception {
-		// a connect that takes as long as the test says: a cold JVM loading Lettuce and the script
+		// a connect that takes as long as the test says: a cold JVM loading Lettuce and
+		// the script
 		CountDownLatch connect = new CountDownLatch(1);
 		this.client = RedisClient.create(server.url());
 		RedisConnector slowToConnect = () -> {
@@ -231,7 +239,8 @@ abstract class RedisRateLimitStoreOutageTests {
 				try {
 					broken.start();
 					List<LimitCheck> checks = List.of(check("10/1h", "alice"));
-					// each decision gets the failure mode: never connected, or silent past the timeout; once the
+					// each decision gets the failure mode: never connected, or silent
+					// past the timeout; once the
 					// breaker is open, at once
 					assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
 						for (int i = 0; i < 20; i++) {

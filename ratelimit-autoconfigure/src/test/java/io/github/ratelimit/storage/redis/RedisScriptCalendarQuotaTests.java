@@ -18,9 +18,10 @@ import static io.github.ratelimit.storage.redis.ScriptStores.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Calendar quotas reset at the boundary as Redis's clock sees it: an instance sends the period its own
- * clock is in and the next, the script picks by its time, so instances whose clocks differ a little
- * still reset together. Here the script's clock ("Redis") and the instance's ("Java") are set apart.
+ * Calendar quotas reset at the boundary as Redis's clock sees it: an instance sends the
+ * period its own clock is in and the next, the script picks by its time, so instances
+ * whose clocks differ a little still reset together. Here the script's clock ("Redis")
+ * and the instance's ("Java") are set apart.
  */
 class RedisScriptCalendarQuotaTests {
 

@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Concurrency permits of the script store are leases in Redis: they run out unless renewed, so an
- * instance that dies leaks none for longer than the lease time.
+ * Concurrency permits of the script store are leases in Redis: they run out unless
+ * renewed, so an instance that dies leaks none for longer than the lease time.
  */
 class RedisScriptLeaseTests {
 
@@ -83,7 +83,8 @@ class RedisScriptLeaseTests {
 	@Test
 	void leasesAreRenewedInTheBackgroundUntilReleased() {
 		LimitCheck cap = check(this.stores.policy("1 concurrent"), "alice");
-		// Redis's clock: only the renewals every 100 ms keep the permit past its lease of 300 ms
+		// Redis's clock: only the renewals every 100 ms keep the permit past its lease of
+		// 300 ms
 		RedisScriptRateLimitStore store = this.stores.connected(Duration.ofMillis(300), null);
 		StoreDecision longRequest = store.decide(List.of(cap));
 		assertThat(longRequest.admitted()).isTrue();
@@ -133,7 +134,8 @@ class RedisScriptLeaseTests {
 
 	@Test
 	void refusalAcrossSlotsGivesBackQuotaCountsAndPermits() {
-		// every key a slot of its own, as in Redis Cluster: the admitting slots give back what they took
+		// every key a slot of its own, as in Redis Cluster: the admitting slots give back
+		// what they took
 		RedisScriptRateLimitStore store = this.stores.connected(LEASE, this.time::get, this.time::get,
 				Arrays::hashCode);
 		LimitCheck quota = check(this.stores.policy(Dimension.ORG, "10/day"), "acme");

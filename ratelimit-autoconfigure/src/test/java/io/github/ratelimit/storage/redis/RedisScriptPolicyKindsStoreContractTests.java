@@ -24,8 +24,9 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Calendar quotas, concurrency caps, waiting and observed checks in the script store, against a real
- * Redis: the script runs on the time the test sets, and quotas name their periods by it too.
+ * Calendar quotas, concurrency caps, waiting and observed checks in the script store,
+ * against a real Redis: the script runs on the time the test sets, and quotas name their
+ * periods by it too.
  */
 class RedisScriptPolicyKindsStoreContractTests extends PolicyKindsStoreContractTests {
 
@@ -50,7 +51,8 @@ class RedisScriptPolicyKindsStoreContractTests extends PolicyKindsStoreContractT
 	void tearDown() throws Exception {
 		// our keys only: the server may be shared, so it is never flushed
 		List<String> keys = new ArrayList<>();
-		ScanIterator.scan(this.redis, ScanArgs.Builder.matches(this.prefix + "*").limit(1000)).forEachRemaining(keys::add);
+		ScanIterator.scan(this.redis, ScanArgs.Builder.matches(this.prefix + "*").limit(1000))
+			.forEachRemaining(keys::add);
 		keys.forEach(this.redis::del);
 		for (int i = this.resources.size() - 1; i >= 0; i--) {
 			this.resources.get(i).close();
@@ -59,7 +61,8 @@ class RedisScriptPolicyKindsStoreContractTests extends PolicyKindsStoreContractT
 
 	@Override
 	protected RateLimitStore newStore() {
-		// a generous timeout: these tests are about what is decided, not how fast (a first call loads zone rules)
+		// a generous timeout: these tests are about what is decided, not how fast (a
+		// first call loads zone rules)
 		RedisScriptRateLimitStore store = new RedisScriptRateLimitStore(RedisConnector.of(client()),
 				Duration.ofSeconds(1), new CircuitBreaker(1000, Duration.ofSeconds(1)),
 				RedisScriptRateLimitStore.DEFAULT_LEASE_TIME, this.time::get, this.time::get, slots());
@@ -69,7 +72,10 @@ class RedisScriptPolicyKindsStoreContractTests extends PolicyKindsStoreContractT
 		return store;
 	}
 
-	/** How keys are grouped into Cluster slots, or {@code null} for standalone Redis (one call per request). */
+	/**
+	 * How keys are grouped into Cluster slots, or {@code null} for standalone Redis (one
+	 * call per request).
+	 */
 	@Nullable ToIntFunction<byte[]> slots() {
 		return null;
 	}

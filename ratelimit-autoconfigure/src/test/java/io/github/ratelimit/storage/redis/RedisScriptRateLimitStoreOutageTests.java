@@ -14,7 +14,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The {@code script} strategy when Redis goes away, pauses, comes back or forgets its scripts.
+ * The {@code script} strategy when Redis goes away, pauses, comes back or forgets its
+ * scripts.
  */
 class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTests {
 
@@ -29,7 +30,8 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 		LimitCheck check = check("10/1h", "alice");
 		assertThat(this.store.decide(List.of(check)).admitted()).isTrue();
 		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
-			// as after a restart or a failover: our own server, so flushing its script cache disturbs no one
+			// as after a restart or a failover: our own server, so flushing its script
+			// cache disturbs no one
 			admin.sync().scriptFlush();
 		}
 		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths().get(0).remaining()).isEqualTo(8);
@@ -49,7 +51,8 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 		server.restart();
 		assertTimeoutPreemptively(Duration.ofSeconds(1), () -> second.permits().release());
 
-		// the restarted Redis lost the leases: both permits are free, and the late releases took nothing
+		// the restarted Redis lost the leases: both permits are free, and the late
+		// releases took nothing
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> admits(List.of(cap)));
 		assertThat(this.store.decide(List.of(cap)).admitted()).isTrue();
 		assertThat(this.store.decide(List.of(cap)).admitted()).isFalse();
@@ -62,7 +65,8 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 		assertThat(admits(List.of(check("10/1h", "warm-up")))).isTrue();
 		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
 			admin.sync().clientPause(500);
-			// Redis runs the script after the pause, when the request has given up: what it took goes back
+			// Redis runs the script after the pause, when the request has given up: what
+			// it took goes back
 			assertThat(admits(List.of(cap))).isFalse();
 		}
 		// within the 30 s lease: only the give-back frees the permit this soon
@@ -80,10 +84,12 @@ class RedisScriptRateLimitStoreOutageTests extends RedisRateLimitStoreOutageTest
 		assertThat(this.store.decide(List.of(check)).admitted()).isTrue();
 		try (StatefulRedisConnection<String, String> admin = this.client.connect()) {
 			admin.sync().clientPause(1000);
-			// the read waits (up to OPERATOR_TIMEOUT, 5 s) rather than failing after the decisions' 100 ms
+			// the read waits (up to OPERATOR_TIMEOUT, 5 s) rather than failing after the
+			// decisions' 100 ms
 			assertThat(this.store.inspect(List.of(check)).get(0).bandwidths().get(0).remaining()).isEqualTo(9);
 		}
-		assertThat(breaker.state()).as("operators are no business of the breaker").isEqualTo(CircuitBreaker.State.CLOSED);
+		assertThat(breaker.state()).as("operators are no business of the breaker")
+			.isEqualTo(CircuitBreaker.State.CLOSED);
 	}
 
 }

@@ -34,7 +34,8 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 	@Test
 	void decidesUserOrgAndAddressInOneRoundTrip() {
 		RedisRateLimitStore<?> store = connectedStore();
-		// loads the script, so that the request below is not the one that finds it missing
+		// loads the script, so that the request below is not the one that finds it
+		// missing
 		store.decide(List.of(check("5/1h", "warm-up", 1)));
 		List<LimitCheck> request = List.of(check(Dimension.ORG, "1000/1m", "measured-org", 1),
 				check(Dimension.USER, "100/1m, 1000/1h", "measured-user", 1),
@@ -42,15 +43,18 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 		try (RedisMonitor monitor = RedisMonitor.start(RedisTestServer.host(), RedisTestServer.port())) {
 			assertThat(store.decide(request).admitted()).isTrue();
 			// the script's own writes are the last thing Redis reports of the request
-			await().atMost(Duration.ofSeconds(5)).until(() -> monitor.commands("measured-").stream()
-				.filter(RedisMonitor.Command::fromScript)
-				.filter((command) -> command.name().equals("PEXPIRE"))
-				.count() == 3);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> monitor.commands("measured-")
+					.stream()
+					.filter(RedisMonitor.Command::fromScript)
+					.filter((command) -> command.name().equals("PEXPIRE"))
+					.count() == 3);
 			List<RedisMonitor.Command> sent = monitor.commands("measured-")
 				.stream()
 				.filter((command) -> !command.fromScript())
 				.toList();
-			assertThat(sent).as("commands the store sent for the request").singleElement()
+			assertThat(sent).as("commands the store sent for the request")
+				.singleElement()
 				.satisfies((command) -> assertThat(command.name()).isEqualTo("EVALSHA"));
 		}
 	}
@@ -67,7 +71,8 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 			}
 			List<StoreDecision> answers = decisions.stream().map(CompletableFuture::join).toList();
 			assertThat(answers.stream().filter(StoreDecision::admitted).count()).isEqualTo(50);
-			// in arrival order: the first 50 were admitted, counting down, and the rest refused
+			// in arrival order: the first 50 were admitted, counting down, and the rest
+			// refused
 			for (int i = 0; i < 50; i++) {
 				assertThat(remaining(answers.get(i), 0)).containsExactly(49 - i);
 			}
@@ -79,7 +84,8 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 
 	@Test
 	void spreadsAcrossSlotsAndStillDrainsNothingWhenOneSlotRefuses() {
-		// every key a slot of its own, as in Redis Cluster: one script per slot, give-backs on refusal
+		// every key a slot of its own, as in Redis Cluster: one script per slot,
+		// give-backs on refusal
 		ManualTimeMeter clock = new ManualTimeMeter();
 		RedisRateLimitStore<?> store = new RedisScriptRateLimitStore(RedisConnector.of(client(RedisTestServer.url())),
 				RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker(), () -> clock.currentTimeNanos() / 1_000_000,

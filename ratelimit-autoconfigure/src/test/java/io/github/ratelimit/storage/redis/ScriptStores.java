@@ -22,8 +22,9 @@ import io.github.ratelimit.test.redis.RedisTestServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Script stores on the tests' Redis ({@link RedisTestServer}) under a key prefix of one test, and a plain
- * connection to look at their keys; closing deletes those keys (the server is never flushed).
+ * Script stores on the tests' Redis ({@link RedisTestServer}) under a key prefix of one
+ * test, and a plain connection to look at their keys; closing deletes those keys (the
+ * server is never flushed).
  */
 final class ScriptStores implements AutoCloseable {
 
@@ -47,7 +48,10 @@ final class ScriptStores implements AutoCloseable {
 		this.redis = connection.sync();
 	}
 
-	/** A connected store on the script clock {@code clock} (null: Redis's) and wall clock {@code wallClock}. */
+	/**
+	 * A connected store on the script clock {@code clock} (null: Redis's) and wall clock
+	 * {@code wallClock}.
+	 */
 	RedisScriptRateLimitStore connected(Duration leaseTime, @Nullable LongSupplier clock,
 			@Nullable LongSupplier wallClock, @Nullable ToIntFunction<byte[]> slots) {
 		// a generous timeout: these tests are about what is decided, not how fast

@@ -31,11 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A slow moment is not an outage: this JVM reads every answer of Redis {@link #READ_DELAY} late (a
- * handler in the store's own Netty pipeline holds each read, as a starved event loop, a GC or class
- * loading would), while Redis itself is healthy. A burst of parallel decisions on one key, with the
- * default timeout, is still decided exactly on both strategies, and none gets the failure mode.
- * (With the former 50 ms silence, the concurrency cap admitted 4 of 6 and the quota every request.)
+ * A slow moment is not an outage: this JVM reads every answer of Redis
+ * {@link #READ_DELAY} late (a handler in the store's own Netty pipeline holds each read,
+ * as a starved event loop, a GC or class loading would), while Redis itself is healthy. A
+ * burst of parallel decisions on one key, with the default timeout, is still decided
+ * exactly on both strategies, and none gets the failure mode. (With the former 50 ms
+ * silence, the concurrency cap admitted 4 of 6 and the quota every request.)
  */
 class SlowClientBurstTests {
 
@@ -75,7 +76,10 @@ class SlowClientBurstTests {
 		decisions.forEach((decision) -> decision.permits().release());
 	}
 
-	/** Every request at once, each on its own thread as web requests are; any failure fails the test. */
+	/**
+	 * Every request at once, each on its own thread as web requests are; any failure
+	 * fails the test.
+	 */
 	private List<StoreDecision> burst(LimitCheck check, int requests) throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(requests);
 		try {
@@ -112,10 +116,10 @@ class SlowClientBurstTests {
 		this.client = RedisClient.create(this.resources, RedisURI.create(RedisTestServer.url()));
 		RedisConnector connector = RedisConnector.of(this.client);
 		RedisRateLimitStore<?> slow = switch (strategy) {
-			case "script" -> new RedisScriptRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT,
-					new CircuitBreaker());
-			default -> new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT,
-					new CircuitBreaker());
+			case "script" ->
+				new RedisScriptRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
+			default ->
+				new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
 		};
 		slow.start();
 		await().atMost(Duration.ofSeconds(30)).until(slow::isConnected);
@@ -128,7 +132,10 @@ class SlowClientBurstTests {
 		return LimitCheck.enforced(policy, policy.storeKey("acme"), 1);
 	}
 
-	/** Hands every read on to Lettuce late, in order: the event loop runs its scheduled tasks by deadline. */
+	/**
+	 * Hands every read on to Lettuce late, in order: the event loop runs its scheduled
+	 * tasks by deadline.
+	 */
 	private static final class LateReads extends ChannelInboundHandlerAdapter {
 
 		private final long delayNanos;

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Tells quickly and quietly whether a Docker engine may answer. Testcontainers' own detection tries
- * every strategy and logs each failure, which is slow and noisy on a machine without Docker; it is only
- * consulted when something here points to an engine.
+ * Tells quickly and quietly whether a Docker engine may answer. Testcontainers' own
+ * detection tries every strategy and logs each failure, which is slow and noisy on a
+ * machine without Docker; it is only consulted when something here points to an engine.
  */
 final class DockerProbe {
 
@@ -29,7 +29,8 @@ final class DockerProbe {
 	}
 
 	private static boolean hinted() {
-		if (isSet("DOCKER_HOST") || isSet("TESTCONTAINERS_DOCKER_SOCKET_OVERRIDE") || isSet("TESTCONTAINERS_HOST_OVERRIDE")) {
+		if (isSet("DOCKER_HOST") || isSet("TESTCONTAINERS_DOCKER_SOCKET_OVERRIDE")
+				|| isSet("TESTCONTAINERS_HOST_OVERRIDE")) {
 			return true;
 		}
 		String home = System.getProperty("user.home", "");

@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A server on a loopback port that speaks no Redis: it either answers every read with bytes that are not
- * RESP, or accepts connections and never answers. For fault tests of what the stores do with a broken
- * server, which a real redis-server cannot be made to be.
+ * A server on a loopback port that speaks no Redis: it either answers every read with
+ * bytes that are not RESP, or accepts connections and never answers. For fault tests of
+ * what the stores do with a broken server, which a real redis-server cannot be made to
+ * be.
  */
 public final class FakeRedisServer implements AutoCloseable {
 

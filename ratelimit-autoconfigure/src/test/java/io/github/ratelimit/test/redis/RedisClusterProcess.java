@@ -17,10 +17,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * A Redis Cluster of three masters, with or without a replica each, every node a {@code redis-server} from
- * the {@code PATH} in cluster mode on a loopback port, formed with {@code CLUSTER ADDSLOTS},
- * {@code CLUSTER MEET} and {@code CLUSTER REPLICATE} (no {@code redis-cli} needed). Close it to stop every
- * node.
+ * A Redis Cluster of three masters, with or without a replica each, every node a
+ * {@code redis-server} from the {@code PATH} in cluster mode on a loopback port, formed
+ * with {@code CLUSTER ADDSLOTS}, {@code CLUSTER MEET} and {@code CLUSTER REPLICATE} (no
+ * {@code redis-cli} needed). Close it to stop every node.
  */
 public final class RedisClusterProcess implements AutoCloseable {
 
@@ -28,7 +28,10 @@ public final class RedisClusterProcess implements AutoCloseable {
 
 	private static final int MASTERS = 3;
 
-	/** How long a node may be silent before the others count it as failed and its replica takes over. */
+	/**
+	 * How long a node may be silent before the others count it as failed and its replica
+	 * takes over.
+	 */
 	private static final Duration NODE_TIMEOUT = Duration.ofSeconds(2);
 
 	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
@@ -41,8 +44,9 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The cluster the tests of this JVM share, started on first use and stopped when the JVM exits. Tests
-	 * isolate themselves with key prefixes, as on the shared standalone server.
+	 * The cluster the tests of this JVM share, started on first use and stopped when the
+	 * JVM exits. Tests isolate themselves with key prefixes, as on the shared standalone
+	 * server.
 	 * @return the running cluster
 	 */
 	public static synchronized RedisClusterProcess shared() {
@@ -54,7 +58,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts three masters and waits until the cluster is formed ({@code cluster_state:ok} on every node).
+	 * Starts three masters and waits until the cluster is formed
+	 * ({@code cluster_state:ok} on every node).
 	 * @return the running cluster
 	 * @throws IllegalStateException when it cannot be formed
 	 */
@@ -63,8 +68,9 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts three masters with a replica each, and waits until the cluster is formed and every replica
-	 * has synchronised with its master: a master that fails is replaced by its replica.
+	 * Starts three masters with a replica each, and waits until the cluster is formed and
+	 * every replica has synchronised with its master: a master that fails is replaced by
+	 * its replica.
 	 * @return the running cluster
 	 * @throws IllegalStateException when it cannot be formed
 	 */
@@ -113,11 +119,11 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Crashes the master that serves a key ({@code SIGKILL}), once its replica has every write, and waits
-	 * until the replica has taken over and the cluster is whole again.
+	 * Crashes the master that serves a key ({@code SIGKILL}), once its replica has every
+	 * write, and waits until the replica has taken over and the cluster is whole again.
 	 * @param key a key the failed master served
-	 * @return how long the cluster was not whole, from the crash until every surviving node says
-	 * {@code cluster_state:ok} with a new master for the key's slot
+	 * @return how long the cluster was not whole, from the crash until every surviving
+	 * node says {@code cluster_state:ok} with a new master for the key's slot
 	 */
 	public Duration failOverMasterOf(String key) {
 		List<RedisServerProcess> survivors = new ArrayList<>(this.nodes);
@@ -130,7 +136,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 				.orElseThrow();
 		});
 		survivors.remove(master);
-		// what the master acknowledged has reached its replica: this failover loses no write (Redis's
+		// what the master acknowledged has reached its replica: this failover loses no
+		// write (Redis's
 		// replication is asynchronous, and a real one may lose the last ones)
 		withConnections(List.of(master), (connections) -> connections.get(0).waitForReplication(1, 5000));
 		long crashed = System.nanoTime();
@@ -223,7 +230,10 @@ public final class RedisClusterProcess implements AutoCloseable {
 				&& info.contains("cluster_slots_ok:" + SLOTS);
 	}
 
-	/** The nodes as {@code spring.data.redis.cluster.nodes} takes them: {@code host:port,host:port,...}. */
+	/**
+	 * The nodes as {@code spring.data.redis.cluster.nodes} takes them:
+	 * {@code host:port,host:port,...}.
+	 */
 	public String nodes() {
 		return String.join(",", this.nodes.stream().map((node) -> "127.0.0.1:" + node.port()).toList());
 	}

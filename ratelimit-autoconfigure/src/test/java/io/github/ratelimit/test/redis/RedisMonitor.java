@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Watches what a Redis executes ({@code MONITOR}), to count the commands a store sends. MONITOR reports
- * the commands a script runs too, marked {@code lua}.
+ * Watches what a Redis executes ({@code MONITOR}), to count the commands a store sends.
+ * MONITOR reports the commands a script runs too, marked {@code lua}.
  */
 public final class RedisMonitor implements AutoCloseable {
 
@@ -31,7 +31,8 @@ public final class RedisMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * Starts watching; returns once Redis has confirmed, so nothing after this call is missed.
+	 * Starts watching; returns once Redis has confirmed, so nothing after this call is
+	 * missed.
 	 * @param host the server
 	 * @param port its port
 	 * @return the monitor
@@ -42,7 +43,8 @@ public final class RedisMonitor implements AutoCloseable {
 			OutputStream out = socket.getOutputStream();
 			out.write("MONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
 			out.flush();
-			BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+			BufferedReader in = new BufferedReader(
+					new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
 			String ok = in.readLine();
 			if (!"+OK".equals(ok)) {
 				socket.close();

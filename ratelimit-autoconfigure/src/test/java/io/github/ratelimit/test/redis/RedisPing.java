@@ -8,8 +8,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Asks a Redis whether it is up with a bare {@code PING} over a socket, so waiting for a server needs
- * no client library and never hangs.
+ * Asks a Redis whether it is up with a bare {@code PING} over a socket, so waiting for a
+ * server needs no client library and never hangs.
  */
 final class RedisPing {
 
@@ -18,7 +18,9 @@ final class RedisPing {
 	private RedisPing() {
 	}
 
-	/** Whether a Redis at {@code host:port} answers {@code PONG} (or asks for a password). */
+	/**
+	 * Whether a Redis at {@code host:port} answers {@code PONG} (or asks for a password).
+	 */
 	static boolean answers(String host, int port) {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);

@@ -17,16 +17,23 @@ import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
 
 /**
- * A master, its replica and a Redis Sentinel that watches them, each a {@code redis-server} from the
- * {@code PATH} on a loopback port. One Sentinel with a quorum of one may fail the master over on its own: a
- * test's stand-in for a real deployment's three. Close it to stop every process.
+ * A master, its replica and a Redis Sentinel that watches them, each a
+ * {@code redis-server} from the {@code PATH} on a loopback port. One Sentinel with a
+ * quorum of one may fail the master over on its own: a test's stand-in for a real
+ * deployment's three. Close it to stop every process.
  */
 public final class RedisSentinelProcess implements AutoCloseable {
 
-	/** The name the Sentinel knows the master by ({@code spring.data.redis.sentinel.master}). */
+	/**
+	 * The name the Sentinel knows the master by
+	 * ({@code spring.data.redis.sentinel.master}).
+	 */
 	public static final String MASTER_NAME = "ratelimit";
 
-	/** How long the master may be silent before the Sentinel counts it as down and fails it over. */
+	/**
+	 * How long the master may be silent before the Sentinel counts it as down and fails
+	 * it over.
+	 */
 	private static final Duration DOWN_AFTER = Duration.ofSeconds(1);
 
 	private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(20);
@@ -45,8 +52,9 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The Sentinel setup the tests of this JVM share, started on first use and stopped when the JVM exits.
-	 * Tests isolate themselves with key prefixes; none may fail the shared one over.
+	 * The Sentinel setup the tests of this JVM share, started on first use and stopped
+	 * when the JVM exits. Tests isolate themselves with key prefixes; none may fail the
+	 * shared one over.
 	 * @return the running setup
 	 */
 	public static synchronized RedisSentinelProcess shared() {
@@ -58,7 +66,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a master, a replica that has synchronised with it, and a Sentinel that monitors the master.
+	 * Starts a master, a replica that has synchronised with it, and a Sentinel that
+	 * monitors the master.
 	 * @return the running setup
 	 * @throws IllegalStateException when it does not come together
 	 */
@@ -92,7 +101,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		});
 		await("the replica has synchronised with the master",
 				() -> with(this.replica, (replica) -> replica.info("replication").contains("master_link_status:up")));
-		await("the Sentinel knows the replica", () -> withSentinel((sentinel) -> !sentinel.replicas(MASTER_NAME).isEmpty()));
+		await("the Sentinel knows the replica",
+				() -> withSentinel((sentinel) -> !sentinel.replicas(MASTER_NAME).isEmpty()));
 	}
 
 	/** The Sentinels as {@code spring.data.redis.sentinel.nodes} takes them. */
@@ -106,13 +116,14 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Crashes the master ({@code SIGKILL}), once the replica has every write, and waits until the Sentinel
-	 * has promoted the replica and names it as the master.
+	 * Crashes the master ({@code SIGKILL}), once the replica has every write, and waits
+	 * until the Sentinel has promoted the replica and names it as the master.
 	 * @return how long that took
 	 */
 	public Duration failOver() {
 		RedisServerProcess old = this.master;
-		// what the master acknowledged has reached the replica: this failover loses no write
+		// what the master acknowledged has reached the replica: this failover loses no
+		// write
 		with(old, (master) -> master.waitForReplication(1, 5000));
 		long crashed = System.nanoTime();
 		old.crash();
@@ -126,8 +137,7 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		return Duration.ofNanos(System.nanoTime() - crashed);
 	}
 
-	private static <T> T with(RedisServerProcess process,
-			Function<RedisCommands<String, String>, T> work) {
+	private static <T> T with(RedisServerProcess process, Function<RedisCommands<String, String>, T> work) {
 		RedisClient client = RedisClient.create(RedisURI.create(process.url()));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			return work.apply(connection.sync());

@@ -15,10 +15,10 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code redis-server} from the {@code PATH}, run on a loopback port with persistence off, in a
- * temporary directory. Tests that need to take Redis down and bring it back start their own; the shared
- * server of {@link RedisTestServer} is one too when no other Redis is available. Never flushed: tests
- * isolate themselves with key prefixes.
+ * A {@code redis-server} from the {@code PATH}, run on a loopback port with persistence
+ * off, in a temporary directory. Tests that need to take Redis down and bring it back
+ * start their own; the shared server of {@link RedisTestServer} is one too when no other
+ * Redis is available. Never flushed: tests isolate themselves with key prefixes.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -32,7 +32,10 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private final List<String> extraArguments;
 
-	/** Whether this is a Sentinel ({@code redis-server <config> --sentinel}) rather than a data node. */
+	/**
+	 * Whether this is a Sentinel ({@code redis-server <config> --sentinel}) rather than a
+	 * data node.
+	 */
 	private final boolean sentinel;
 
 	private @Nullable Process process;
@@ -56,18 +59,21 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a {@code redis-server} on a free loopback port and waits until it answers {@code PING}.
+	 * Starts a {@code redis-server} on a free loopback port and waits until it answers
+	 * {@code PING}.
 	 * @return the running server; close it when done
-	 * @throws IllegalStateException when there is no {@code redis-server} or it does not start
+	 * @throws IllegalStateException when there is no {@code redis-server} or it does not
+	 * start
 	 */
 	public static RedisServerProcess start() {
 		return start(List.of());
 	}
 
 	/**
-	 * Starts a {@code redis-server} with more arguments ({@code --cluster-enabled yes}) on a free loopback
-	 * port and waits until it answers {@code PING}.
-	 * @param extraArguments arguments after the port, bind address and persistence settings
+	 * Starts a {@code redis-server} with more arguments ({@code --cluster-enabled yes})
+	 * on a free loopback port and waits until it answers {@code PING}.
+	 * @param extraArguments arguments after the port, bind address and persistence
+	 * settings
 	 * @return the running server; close it when done
 	 */
 	public static RedisServerProcess start(List<String> extraArguments) {
@@ -75,8 +81,9 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a Redis Sentinel ({@code redis-server} in Sentinel mode, with a configuration file of its own
-	 * that it may rewrite) on a free loopback port, monitoring nothing yet.
+	 * Starts a Redis Sentinel ({@code redis-server} in Sentinel mode, with a
+	 * configuration file of its own that it may rewrite) on a free loopback port,
+	 * monitoring nothing yet.
 	 * @return the running Sentinel; close it when done
 	 */
 	public static RedisServerProcess startSentinel() {
@@ -84,8 +91,8 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	private static RedisServerProcess start(List<String> extraArguments, boolean sentinel) {
-		Path executable = findExecutable().orElseThrow(() -> new IllegalStateException(
-				"No redis-server on the PATH (" + System.getenv("PATH") + "); install it (apt-get install redis-server)"));
+		Path executable = findExecutable().orElseThrow(() -> new IllegalStateException("No redis-server on the PATH ("
+				+ System.getenv("PATH") + "); install it (apt-get install redis-server)"));
 		IllegalStateException failure = null;
 		// the free port may be taken between probing and binding: try a few
 		for (int attempt = 0; attempt < 3; attempt++) {
@@ -117,7 +124,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		return this.process != null && this.process.isAlive();
 	}
 
-	/** Starts the server again on the same port after {@link #stop()}; does nothing while it runs. */
+	/**
+	 * Starts the server again on the same port after {@link #stop()}; does nothing while
+	 * it runs.
+	 */
 	public synchronized void restart() {
 		if (isRunning()) {
 			return;
@@ -151,7 +161,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	/** A Sentinel's configuration file: it must exist and be writable, Sentinel keeps its state in it. */
+	/**
+	 * A Sentinel's configuration file: it must exist and be writable, Sentinel keeps its
+	 * state in it.
+	 */
 	private Path sentinelConfiguration() {
 		Path configuration = this.directory.resolve("sentinel.conf");
 		try {
@@ -184,7 +197,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.process = null;
 	}
 
-	/** Kills the server at once ({@code SIGKILL}), as a crashed or lost host: no goodbye to its clients. */
+	/**
+	 * Kills the server at once ({@code SIGKILL}), as a crashed or lost host: no goodbye
+	 * to its clients.
+	 */
 	public synchronized void crash() {
 		Process running = this.process;
 		if (running == null) {

@@ -14,14 +14,13 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * <ol>
  * <li>the URL in the environment variable {@value #URL_VARIABLE}, when set;</li>
  * <li>a Testcontainers container, when a Docker engine answers;</li>
- * <li>a {@code redis-server} from the {@code PATH}, started on a free loopback port and stopped when the
- * JVM exits.</li>
+ * <li>a {@code redis-server} from the {@code PATH}, started on a free loopback port and
+ * stopped when the JVM exits.</li>
  * </ol>
- * The server may be shared with other tests and other programs: never flush it; give each test its own
- * key prefix ({@link #uniqueKeyPrefix(String)}).
+ * The server may be shared with other tests and other programs: never flush it; give each
+ * test its own key prefix ({@link #uniqueKeyPrefix(String)}).
  * <p>
- * In a {@code @SpringBootTest}:
- * <pre class="code">
+ * In a {@code @SpringBootTest}: <pre class="code">
  * &#64;DynamicPropertySource
  * static void redis(DynamicPropertyRegistry registry) {
  * 	RedisTestServer.registerProperties(registry);
@@ -64,13 +63,17 @@ public final class RedisTestServer {
 		return (port != -1) ? port : 6379;
 	}
 
-	/** Points Spring Boot's Redis support ({@code spring.data.redis.url}) at {@link #url()}. */
+	/**
+	 * Points Spring Boot's Redis support ({@code spring.data.redis.url}) at
+	 * {@link #url()}.
+	 */
 	public static void registerProperties(DynamicPropertyRegistry registry) {
 		registry.add("spring.data.redis.url", RedisTestServer::url);
 	}
 
 	/**
-	 * A key prefix no other test run uses, so tests can share a Redis without flushing it.
+	 * A key prefix no other test run uses, so tests can share a Redis without flushing
+	 * it.
 	 * @param name a readable part, such as the test's name
 	 * @return a prefix ending with {@code :}
 	 */
@@ -95,8 +98,8 @@ public final class RedisTestServer {
 			logger.info("Tests use a redis-server started at {}", server.url());
 			return server.url();
 		}
-		throw new IllegalStateException("Integration tests need a real Redis and none is available: set "
-				+ URL_VARIABLE + "=redis://host:port, start a Docker engine (Testcontainers), "
+		throw new IllegalStateException("Integration tests need a real Redis and none is available: set " + URL_VARIABLE
+				+ "=redis://host:port, start a Docker engine (Testcontainers), "
 				+ "or install redis-server (apt-get install redis-server)");
 	}
 

@@ -5,8 +5,9 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * A Redis container. Kept apart so that Testcontainers' classes are only loaded when a Docker engine
- * is likely to answer. The container lives as long as the JVM (Testcontainers' Ryuk removes it).
+ * A Redis container. Kept apart so that Testcontainers' classes are only loaded when a
+ * Docker engine is likely to answer. The container lives as long as the JVM
+ * (Testcontainers' Ryuk removes it).
  */
 final class TestcontainersRedis {
 

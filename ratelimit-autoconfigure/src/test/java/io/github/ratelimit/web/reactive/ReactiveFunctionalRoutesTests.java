@@ -47,11 +47,12 @@ class ReactiveFunctionalRoutesTests {
 	@Test
 	void nestedPathsAreJoinedAndBlockAttributesApplyToEveryRouteInside() {
 		EndpointClassifier classifier = classifier(RouterFunctions.route()
-			.path("/fn/reports", (reports) -> reports.GET("/{id}", ok)
-				.POST("/heavy", ok)
-				.withAttribute(RateLimited.COST_ATTRIBUTE, "7")
-				.nest(RequestPredicates.method(HttpMethod.DELETE), (delete) -> delete.route(
-						RequestPredicates.all(), ok)))
+			.path("/fn/reports",
+					(reports) -> reports.GET("/{id}", ok)
+						.POST("/heavy", ok)
+						.withAttribute(RateLimited.COST_ATTRIBUTE, "7")
+						.nest(RequestPredicates.method(HttpMethod.DELETE),
+								(delete) -> delete.route(RequestPredicates.all(), ok)))
 			.withAttribute(RateLimited.GROUP_ATTRIBUTE, "reports")
 			.build());
 		assertThat(classify(classifier, "GET", "/fn/reports/1")).isEqualTo(Classification.of("reports", 1));
@@ -73,8 +74,8 @@ class ReactiveFunctionalRoutesTests {
 	@Test
 	void headerAndQueryConditionsAreNotConsidered() {
 		EndpointClassifier classifier = classifier(RouterFunctions.route()
-			.GET("/fn/search", RequestPredicates.queryParam("q", (q) -> true).and(RequestPredicates.headers((h) -> true)),
-					ok)
+			.GET("/fn/search",
+					RequestPredicates.queryParam("q", (q) -> true).and(RequestPredicates.headers((h) -> true)), ok)
 			.withAttribute(RateLimited.GROUP_ATTRIBUTE, "search")
 			.build());
 		assertThat(classify(classifier, "GET", "/fn/search").group()).isEqualTo("search");

@@ -31,9 +31,9 @@ import io.github.ratelimit.web.PermitLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What an admitted request holds, and when the WebFlux filter gives it back: the store here hands a counted
- * permit to every admitted request, so each test sees exactly what is held and how often it was given
- * back. Waiting runs on a virtual clock.
+ * What an admitted request holds, and when the WebFlux filter gives it back: the store
+ * here hands a counted permit to every admitted request, so each test sees exactly what
+ * is held and how often it was given back. Waiting runs on a virtual clock.
  */
 class ReactiveRateLimitFilterLifecycleTests {
 

@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What an admitted request holds, and when the servlet filter gives it back: the store here hands a
- * counted permit to every admitted request, so each test sees exactly what is held and how often it was
- * given back.
+ * What an admitted request holds, and when the servlet filter gives it back: the store
+ * here hands a counted permit to every admitted request, so each test sees exactly what
+ * is held and how often it was given back.
  */
 class RateLimitFilterLifecycleTests {
 
@@ -70,7 +70,8 @@ class RateLimitFilterLifecycleTests {
 
 	@Test
 	void permitIsGivenBackWhenTheClientWentAway() {
-		// what Tomcat throws when the response cannot be written to a client that closed its connection
+		// what Tomcat throws when the response cannot be written to a client that closed
+		// its connection
 		assertThatExceptionOfType(ClientAbortException.class).isThrownBy(() -> run((request, response) -> {
 			response.getOutputStream().write('x');
 			throw new ClientAbortException(new IOException("Broken pipe"));

@@ -33,8 +33,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 class RateLimitFilterTests {
 
-	private final PolicyTable policies = PolicyTable
-		.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h"))), Map.of(), Set.of(), "rl:");
+	private final PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h"))),
+			Map.of(), Set.of(), "rl:");
 
 	private final RateLimitFilter filter = new RateLimitFilter(
 			new RateLimiter(
@@ -45,7 +45,9 @@ class RateLimitFilterTests {
 			new EndpointClassifier(List.of(), List.of(), List::of), RateLimitHeaders.of(HeaderStyle.IETF),
 			new ProblemDetailsBodyWriter(), DecisionListener.NONE);
 
-	private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new RequestIdController()).addFilters(this.filter).build();
+	private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new RequestIdController())
+		.addFilters(this.filter)
+		.build();
 
 	@Test
 	void requestIdIsInTheLoggingContextWhileTheRequestRunsAndGoneAfter() throws Exception {

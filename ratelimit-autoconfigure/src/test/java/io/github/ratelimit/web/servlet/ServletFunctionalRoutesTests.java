@@ -18,8 +18,8 @@ import io.github.ratelimit.web.EndpointClassifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * WebMvc.fn routes go through the same walk as WebFlux's (see {@code ReactiveFunctionalRoutesTests}); this
- * checks the servlet visitors forward to it.
+ * WebMvc.fn routes go through the same walk as WebFlux's (see
+ * {@code ReactiveFunctionalRoutesTests}); this checks the servlet visitors forward to it.
  */
 class ServletFunctionalRoutesTests {
 
@@ -28,12 +28,13 @@ class ServletFunctionalRoutesTests {
 	@Test
 	void routeAttributesOfNestedRoutesPutThemInAGroupAtACost() {
 		RouterFunction<ServerResponse> routes = RouterFunctions.route()
-			.path("/fn", (fn) -> fn.GET("/export", ok)
-				.withAttribute(RateLimited.GROUP_ATTRIBUTE, "export")
-				.withAttribute(RateLimited.COST_ATTRIBUTE, 5L)
-				.GET("/ping", ok)
-				.withAttribute(RateLimited.EXEMPT_ATTRIBUTE, "true")
-				.GET("/other", ok))
+			.path("/fn",
+					(fn) -> fn.GET("/export", ok)
+						.withAttribute(RateLimited.GROUP_ATTRIBUTE, "export")
+						.withAttribute(RateLimited.COST_ATTRIBUTE, 5L)
+						.GET("/ping", ok)
+						.withAttribute(RateLimited.EXEMPT_ATTRIBUTE, "true")
+						.GET("/other", ok))
 			.build();
 		GenericApplicationContext context = new GenericApplicationContext();
 		context.registerBean(RouterFunction.class, () -> routes);
