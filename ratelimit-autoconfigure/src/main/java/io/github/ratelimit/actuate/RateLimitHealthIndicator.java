@@ -14,8 +14,7 @@ import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.FailureModeLog;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.storage.RemoteStore;
 
 /**
  * The health of the rate-limit store. It is {@value #DEGRADED}, not {@code DOWN}, while a
@@ -60,11 +59,11 @@ public class RateLimitHealthIndicator implements HealthIndicator {
 	public Health health() {
 		FailureModeLog.Failure recent = (this.failures != null) ? this.failures.recent() : null;
 		Health.Builder health;
-		if (this.store instanceof RedisRateLimitStore<?> redis) {
-			boolean connected = redis.isConnected();
-			CircuitBreaker.State circuit = redis.circuitBreaker().state();
-			health = (connected && circuit == CircuitBreaker.State.CLOSED && recent == null) ? Health.up() : degraded();
-			health.withDetail("store", redis.getClass().getSimpleName())
+		if (this.store instanceof RemoteStore remote) {
+			boolean connected = remote.isConnected();
+			RemoteStore.Circuit circuit = remote.circuit();
+			health = (connected && circuit == RemoteStore.Circuit.CLOSED && recent == null) ? Health.up() : degraded();
+			health.withDetail("store", remote.getClass().getSimpleName())
 				.withDetail("connected", connected)
 				.withDetail("circuit", circuit.name().toLowerCase(Locale.ROOT).replace('_', '-'));
 		}

@@ -22,9 +22,8 @@ import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.RemoteStore;
 import io.github.ratelimit.storage.StoreUnavailableException;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
 /**
  * The limiter's meters, told of every decision as a {@link DecisionListener}:
@@ -111,8 +110,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		Gauge.builder(WAITING, this.limiter, RateLimiter::waiting)
 			.description("Requests waiting for their tokens (max-wait)")
 			.register(registry);
-		if (this.store instanceof RedisRateLimitStore<?> redis) {
-			Gauge.builder(CIRCUIT, redis, (s) -> circuit(s.circuitBreaker()))
+		if (this.store instanceof RemoteStore remote) {
+			Gauge.builder(CIRCUIT, remote, (s) -> circuit(s.circuit()))
 				.description("The Redis store's circuit breaker: 0 closed, 0.5 half-open, 1 open")
 				.tag("store", this.storeName)
 				.register(registry);
@@ -228,8 +227,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		return policy.mode().name().toLowerCase(Locale.ROOT);
 	}
 
-	private static double circuit(CircuitBreaker breaker) {
-		return switch (breaker.state()) {
+	private static double circuit(RemoteStore.Circuit circuit) {
+		return switch (circuit) {
 			case CLOSED -> 0;
 			case HALF_OPEN -> 0.5;
 			case OPEN -> 1;
@@ -237,13 +236,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	}
 
 	private static String storeName(RateLimitStore store) {
-		String name = store.getClass().getSimpleName();
-		return switch (name) {
-			case "InMemoryRateLimitStore" -> "memory";
-			case "RedisScriptRateLimitStore" -> "redis-script";
-			case "Bucket4jRedisRateLimitStore" -> "redis-bucket4j";
-			default -> name.isEmpty() ? "custom" : name;
-		};
+		return store.name();
 	}
 
 	private record DecisionKey(String outcome, String scope, String tier, String group, String mode) {

@@ -83,4 +83,13 @@ public interface RateLimitStore {
 		}
 	}
 
+	/**
+	 * A short name of the kind of store, for metrics tags ({@code memory},
+	 * {@code redis-script}): the class's simple name unless the store names itself.
+	 */
+	default String name() {
+		String name = getClass().getSimpleName();
+		return name.isEmpty() ? "custom" : name;
+	}
+
 }

@@ -46,6 +46,17 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void metricsAndHealthKnowNoStorageImplementation() {
+		noClasses().that()
+			.resideInAnyPackage("io.github.ratelimit.metrics..", "io.github.ratelimit.actuate..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.ratelimit.storage.memory..", "io.github.ratelimit.storage.redis..")
+			.because("they report any store through the storage SPI (RemoteStore for a connection and a breaker)")
+			.check(classes);
+	}
+
+	@Test
 	void packagesFormNoCycle() {
 		slices().matching("io.github.ratelimit.(**)").should().beFreeOfCycles().check(classes);
 	}

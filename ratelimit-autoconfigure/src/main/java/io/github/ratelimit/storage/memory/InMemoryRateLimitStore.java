@@ -415,4 +415,9 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	}
 
+	@Override
+	public String name() {
+		return "memory";
+	}
+
 }

@@ -180,4 +180,9 @@ public final class Bucket4jRedisRateLimitStore extends RedisRateLimitStore<Bucke
 		}
 	}
 
+	@Override
+	public String name() {
+		return "redis-bucket4j";
+	}
+
 }

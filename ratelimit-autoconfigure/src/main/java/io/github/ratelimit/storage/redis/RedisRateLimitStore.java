@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.RemoteStore;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
@@ -57,8 +58,8 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  *
  * @param <S> the session the strategy builds on a connection
  */
-public abstract sealed class RedisRateLimitStore<S extends RedisSession> implements RateLimitStore, AutoCloseable
-		permits RedisScriptRateLimitStore, Bucket4jRedisRateLimitStore {
+public abstract sealed class RedisRateLimitStore<S extends RedisSession> implements RateLimitStore, RemoteStore,
+		AutoCloseable permits RedisScriptRateLimitStore, Bucket4jRedisRateLimitStore {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -188,11 +189,21 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	}
 
 	/** Whether the store has an open connection to Redis right now. */
+	@Override
 	public boolean isConnected() {
 		return this.connection.isConnected();
 	}
 
 	/** The circuit breaker, for metrics and health. */
+	@Override
+	public Circuit circuit() {
+		return switch (this.circuitBreaker.state()) {
+			case CLOSED -> Circuit.CLOSED;
+			case OPEN -> Circuit.OPEN;
+			case HALF_OPEN -> Circuit.HALF_OPEN;
+		};
+	}
+
 	public CircuitBreaker circuitBreaker() {
 		return this.circuitBreaker;
 	}

@@ -432,4 +432,9 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 
 	}
 
+	@Override
+	public String name() {
+		return "redis-script";
+	}
+
 }
