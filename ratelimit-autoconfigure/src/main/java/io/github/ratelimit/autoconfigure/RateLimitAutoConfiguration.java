@@ -98,8 +98,12 @@ public final class RateLimitAutoConfiguration {
 				RateLimitPropertiesValidator.accessRules(properties.getAccess(), policyRegistry.current()),
 				RateLimitPropertiesValidator.banRules(properties), Clock.systemUTC(),
 				RateLimitPropertiesValidator.refreshInterval(properties.getControl()));
-		control.start();
 		return control;
+	}
+
+	@Bean
+	BackgroundWork rateLimitRuntimeControlRefresh(RuntimeControl runtimeControl) {
+		return new BackgroundWork(runtimeControl::start, runtimeControl::close);
 	}
 
 	@Bean
