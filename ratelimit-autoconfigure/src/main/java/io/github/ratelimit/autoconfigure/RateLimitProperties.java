@@ -427,7 +427,7 @@ public class RateLimitProperties {
 	}
 
 	/**
-	 * Calendar quotas (N/day, N/week, N/month).
+	 * Access rules: callers that bypass every limit or are refused outright.
 	 */
 	public static class Access {
 
@@ -597,6 +597,9 @@ public class RateLimitProperties {
 
 	}
 
+	/**
+	 * Calendar quotas (N/day, N/week, N/month).
+	 */
 	public static class Quotas {
 
 		/**
