@@ -150,6 +150,12 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
+	@ConfigurationPropertiesBinding
+	static WarnAtConverter rateLimitWarnAtConverter() {
+		return new WarnAtConverter();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
 			RuntimeControl runtimeControl, RateLimitStore store) {

@@ -13,6 +13,7 @@ import org.springframework.core.annotation.Order;
 
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.WarnAt;
 
 /**
  * Reports a malformed limit string the way other invalid properties are reported (the
@@ -45,8 +46,12 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 		}
 		if (property != null && property.getName().toString().startsWith(PREFIX)) {
 			IllegalArgumentException invalid = findCause(cause, IllegalArgumentException.class);
-			if (invalid != null && cause.getTarget().getType().resolve() == Limit.class) {
-				return invalidLimit(property, invalid, cause);
+			Class<?> type = cause.getTarget().getType().resolve();
+			if (invalid != null && type == Limit.class) {
+				return invalidValue(property, invalid, cause, LimitParser.EXAMPLE);
+			}
+			if (invalid != null && type == WarnAt.class) {
+				return invalidValue(property, invalid, cause, WarnAt.EXAMPLE);
 			}
 		}
 		if (property == null || !property.getName().toString().startsWith(TIERS)) {
@@ -65,14 +70,14 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 	}
 
 	// the same report as the other invalid properties, with where the value was set
-	private static FailureAnalysis invalidLimit(ConfigurationProperty property, IllegalArgumentException invalid,
-			BindException cause) {
+	private static FailureAnalysis invalidValue(ConfigurationProperty property, IllegalArgumentException invalid,
+			BindException cause, String example) {
 		String name = property.getName().toString();
 		String origin = (property.getOrigin() != null) ? " (set in " + property.getOrigin() + ")" : "";
 		String reason = invalid.getMessage().endsWith(".") ? invalid.getMessage() : invalid.getMessage() + ".";
 		String description = "Invalid value '" + property.getValue() + "' for configuration property '" + name + "'"
 				+ origin + ": " + reason;
-		String action = "Update '" + name + "' in your configuration. A valid value looks like: " + LimitParser.EXAMPLE;
+		String action = "Update '" + name + "' in your configuration. A valid value looks like: " + example;
 		return new FailureAnalysis(description, action, cause);
 	}
 

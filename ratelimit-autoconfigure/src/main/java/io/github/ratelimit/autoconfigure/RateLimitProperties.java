@@ -16,7 +16,9 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
+import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.WarnAt;
 import io.github.ratelimit.identity.ForwardedHeader;
 
 /**
@@ -50,7 +52,7 @@ public class RateLimitProperties {
 	 * RateLimit-Warning header; the block still comes at 100%. Unset: no soft limit. A
 	 * tier's or a group's own warn-at overrides it.
 	 */
-	private @Nullable String warnAt;
+	private @Nullable WarnAt warnAt;
 
 	/**
 	 * Limits by tier: per dimension (user, org, token, ip) limit strings by endpoint
@@ -131,11 +133,11 @@ public class RateLimitProperties {
 		this.mode = mode;
 	}
 
-	public @Nullable String getWarnAt() {
+	public @Nullable WarnAt getWarnAt() {
 		return this.warnAt;
 	}
 
-	public void setWarnAt(@Nullable String warnAt) {
+	public void setWarnAt(@Nullable WarnAt warnAt) {
 		this.warnAt = warnAt;
 	}
 
@@ -229,7 +231,7 @@ public class RateLimitProperties {
 		 * Soft limit of the group's limits (for example 80%); unset: the tier's, else
 		 * ratelimit.warn-at.
 		 */
-		private @Nullable String warnAt;
+		private @Nullable WarnAt warnAt;
 
 		/**
 		 * Which responses count against the limits declared for this group: all (the
@@ -281,11 +283,11 @@ public class RateLimitProperties {
 			this.mode = mode;
 		}
 
-		public @Nullable String getWarnAt() {
+		public @Nullable WarnAt getWarnAt() {
 			return this.warnAt;
 		}
 
-		public void setWarnAt(@Nullable String warnAt) {
+		public void setWarnAt(@Nullable WarnAt warnAt) {
 			this.warnAt = warnAt;
 		}
 
@@ -356,7 +358,7 @@ public class RateLimitProperties {
 		/**
 		 * Soft limit of the tier's limits (for example 80%); unset: ratelimit.warn-at.
 		 */
-		private @Nullable String warnAt;
+		private @Nullable WarnAt warnAt;
 
 		/**
 		 * Automatic bans for refusals of the tier's callers; each unset setting is
@@ -416,11 +418,11 @@ public class RateLimitProperties {
 			this.mode = mode;
 		}
 
-		public @Nullable String getWarnAt() {
+		public @Nullable WarnAt getWarnAt() {
 			return this.warnAt;
 		}
 
-		public void setWarnAt(@Nullable String warnAt) {
+		public void setWarnAt(@Nullable WarnAt warnAt) {
 			this.warnAt = warnAt;
 		}
 
@@ -1100,13 +1102,13 @@ public class RateLimitProperties {
 		/**
 		 * Header families to write: ietf, x-ratelimit, split, draft7, or none.
 		 */
-		private List<String> styles = new ArrayList<>(List.of("ietf", "x-ratelimit"));
+		private List<HeaderStyle> styles = new ArrayList<>(List.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT));
 
-		public List<String> getStyles() {
+		public List<HeaderStyle> getStyles() {
 			return this.styles;
 		}
 
-		public void setStyles(List<String> styles) {
+		public void setStyles(List<HeaderStyle> styles) {
 			this.styles = styles;
 		}
 

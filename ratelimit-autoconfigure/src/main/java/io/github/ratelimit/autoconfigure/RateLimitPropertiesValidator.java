@@ -1,6 +1,7 @@
 package io.github.ratelimit.autoconfigure;
 
 import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.WarnAt;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PathPattern;
 import io.github.ratelimit.web.LoginAttempts;
@@ -116,8 +117,8 @@ final class RateLimitPropertiesValidator {
 	static PolicyOptions policyOptions(RateLimitProperties properties) {
 		Map<String, PolicyOptions.Tuning> tiers = new LinkedHashMap<>();
 		properties.getTiers()
-			.forEach((name, tier) -> tiers.put(name, new PolicyOptions.Tuning(tier.getMode(),
-					percent("ratelimit.tiers." + name + ".warn-at", tier.getWarnAt()))));
+			.forEach((name, tier) -> tiers.put(name,
+					new PolicyOptions.Tuning(tier.getMode(), percent(tier.getWarnAt()))));
 		Map<String, PolicyOptions.GroupOptions> groups = new LinkedHashMap<>();
 		properties.getGroups().forEach((name, group) -> {
 			String property = "ratelimit.groups." + name;
@@ -142,11 +143,10 @@ final class RateLimitPropertiesValidator {
 			}
 			groups.put(name,
 					new PolicyOptions.GroupOptions(
-							new PolicyOptions.Tuning(group.getMode(),
-									percent(property + ".warn-at", group.getWarnAt())),
+							new PolicyOptions.Tuning(group.getMode(), percent(group.getWarnAt())),
 							group.getConcurrency(), maxWait, counts));
 		});
-		Integer warnAt = percent("ratelimit.warn-at", properties.getWarnAt());
+		Integer warnAt = percent(properties.getWarnAt());
 		if (properties.getWaiting().getMaxRequests() < 0) {
 			throw new InvalidRateLimitConfigurationException("ratelimit.waiting.max-requests",
 					properties.getWaiting().getMaxRequests(), "must not be negative", "100");
@@ -279,26 +279,9 @@ final class RateLimitPropertiesValidator {
 		return null;
 	}
 
-	/** Parses a soft limit ({@code 80%}, or {@code 80}); {@code null} when unset. */
-	static @Nullable Integer percent(String property, @Nullable String value) {
-		if (value == null || value.isBlank()) {
-			return null;
-		}
-		String digits = value.strip();
-		if (digits.endsWith("%")) {
-			digits = digits.substring(0, digits.length() - 1).strip();
-		}
-		try {
-			int percent = Integer.parseInt(digits);
-			if (percent >= 1 && percent <= 99) {
-				return percent;
-			}
-		}
-		catch (NumberFormatException ex) {
-			// reported below
-		}
-		throw new InvalidRateLimitConfigurationException(property, value,
-				"a soft limit is a share of the limit between 1% and 99%", "80%");
+	/** The share of a soft limit; {@code null} when unset. */
+	static @Nullable Integer percent(@Nullable WarnAt warnAt) {
+		return (warnAt != null) ? warnAt.percent() : null;
 	}
 
 	/**
@@ -382,23 +365,14 @@ final class RateLimitPropertiesValidator {
 	}
 
 	static RateLimitHeaders headers(RateLimitProperties.Headers headers) {
-		Set<HeaderStyle> styles = new LinkedHashSet<>();
-		List<String> configured = headers.getStyles();
-		for (int i = 0; i < configured.size(); i++) {
-			try {
-				styles.add(HeaderStyle.fromValue(configured.get(i)));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles[" + i + "]",
-						configured.get(i), ex.getMessage(), "[ietf, x-ratelimit]");
-			}
-		}
+		// the binder has read each style (an unknown one fails there, with its origin and
+		// the valid values)
 		try {
-			return RateLimitHeaders.of(styles);
+			return RateLimitHeaders.of(new LinkedHashSet<>(headers.getStyles()));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles", configured, ex.getMessage(),
-					"[ietf, x-ratelimit]");
+			throw new InvalidRateLimitConfigurationException("ratelimit.headers.styles", headers.getStyles(),
+					ex.getMessage(), "[ietf, x-ratelimit]");
 		}
 	}
 

@@ -1,7 +1,5 @@
 package io.github.ratelimit.http;
 
-import java.util.Locale;
-
 /**
  * A family of rate-limit response headers, as selected by
  * {@code ratelimit.headers.styles}. Several families can be sent together as long as
@@ -42,8 +40,6 @@ public enum HeaderStyle {
 	 */
 	NONE("none");
 
-	private static final String VALID_VALUES = "ietf, x-ratelimit, split, draft7, none";
-
 	private final String value;
 
 	HeaderStyle(String value) {
@@ -58,25 +54,6 @@ public enum HeaderStyle {
 	@Override
 	public String toString() {
 		return this.value;
-	}
-
-	/**
-	 * Returns the style of a property value. Case is ignored, and {@code _} is accepted
-	 * for {@code -} ({@code X_RATELIMIT}), as Spring Boot's binder would.
-	 * @param value the configured value, such as {@code x-ratelimit}
-	 * @return the style
-	 * @throws IllegalArgumentException when the value names no style, listing the valid
-	 * values
-	 */
-	public static HeaderStyle fromValue(String value) {
-		String normalized = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-		for (HeaderStyle style : values()) {
-			if (style.value.equals(normalized)) {
-				return style;
-			}
-		}
-		throw new IllegalArgumentException(
-				"Unknown rate-limit header style '" + value + "'; valid values are " + VALID_VALUES);
 	}
 
 }

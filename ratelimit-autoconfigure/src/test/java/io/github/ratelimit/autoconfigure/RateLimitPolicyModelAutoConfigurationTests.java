@@ -64,7 +64,17 @@ class RateLimitPolicyModelAutoConfigurationTests {
 	void malformedSoftLimitStopsTheStartNamingTheProperty() {
 		this.runner
 			.withPropertyValues("ratelimit.tiers.premium.user.default=100/1m", "ratelimit.tiers.premium.warn-at=120%")
-			.run((context) -> assertStartFailure(context, "ratelimit.tiers.premium.warn-at", "120%", "80%"));
+			.run((context) -> {
+				// reported by the binder, with where the value was set, like a malformed
+				// limit
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new RateLimitBindFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).as("%s", context.getStartupFailure()).isNotNull();
+				assertThat(analysis.getDescription()).contains("ratelimit.tiers.premium.warn-at")
+					.contains("120%")
+					.contains("between 1% and 99%");
+				assertThat(analysis.getAction()).contains("80%");
+			});
 	}
 
 	@Test
