@@ -156,6 +156,12 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
+	@ConfigurationPropertiesBinding
+	static CidrRangeConverter rateLimitCidrRangeConverter() {
+		return new CidrRangeConverter();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
 			RuntimeControl runtimeControl, RateLimitStore store) {

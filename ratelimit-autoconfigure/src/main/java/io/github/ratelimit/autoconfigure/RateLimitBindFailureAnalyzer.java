@@ -9,9 +9,11 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.WarnAt;
 
@@ -46,12 +48,19 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 		}
 		if (property != null && property.getName().toString().startsWith(PREFIX)) {
 			IllegalArgumentException invalid = findCause(cause, IllegalArgumentException.class);
-			Class<?> type = cause.getTarget().getType().resolve();
+			ResolvableType target = cause.getTarget().getType();
+			// a list bound from one comma-separated value fails as the list: report its
+			// element type
+			Class<?> type = (target.asCollection() != ResolvableType.NONE) ? target.asCollection().resolveGeneric()
+					: target.resolve();
 			if (invalid != null && type == Limit.class) {
 				return invalidValue(property, invalid, cause, LimitParser.EXAMPLE);
 			}
 			if (invalid != null && type == WarnAt.class) {
 				return invalidValue(property, invalid, cause, WarnAt.EXAMPLE);
+			}
+			if (invalid != null && type == CidrRange.class) {
+				return invalidValue(property, invalid, cause, CidrRangeConverter.EXAMPLE);
 			}
 		}
 		if (property == null || !property.getName().toString().startsWith(TIERS)) {

@@ -17,6 +17,7 @@ import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.http.HeaderStyle;
+import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.WarnAt;
 import io.github.ratelimit.identity.ForwardedHeader;
@@ -863,7 +864,8 @@ public class RateLimitProperties {
 		 * Loopback only by default: behind a load balancer, add its addresses (or the
 		 * private ranges it lives in).
 		 */
-		private List<String> trustedProxies = new ArrayList<>(List.of("127.0.0.0/8", "::1/128"));
+		private List<CidrRange> trustedProxies = new ArrayList<>(
+				CidrRange.DEFAULT_TRUSTED_PROXIES.stream().map(CidrRange::parse).toList());
 
 		/**
 		 * Header that trusted proxies write the client chain into: x-forwarded-for or
@@ -923,11 +925,11 @@ public class RateLimitProperties {
 		 */
 		private List<ApiKey> apiKeys = new ArrayList<>();
 
-		public List<String> getTrustedProxies() {
+		public List<CidrRange> getTrustedProxies() {
 			return this.trustedProxies;
 		}
 
-		public void setTrustedProxies(List<String> trustedProxies) {
+		public void setTrustedProxies(List<CidrRange> trustedProxies) {
 			this.trustedProxies = trustedProxies;
 		}
 

@@ -301,14 +301,6 @@ final class RateLimitPropertiesValidator {
 	}
 
 	static ClientIpResolver clientIpResolver(RateLimitProperties.Identity identity) {
-		List<String> proxies = identity.getTrustedProxies();
-		for (int i = 0; i < proxies.size(); i++) {
-			String reason = CidrRange.invalidReason(proxies.get(i));
-			if (reason != null) {
-				throw new InvalidRateLimitConfigurationException("ratelimit.identity.trusted-proxies[" + i + "]",
-						proxies.get(i), reason, "10.0.0.0/8");
-			}
-		}
 		if (identity.getIpv4Prefix() < 1 || identity.getIpv4Prefix() > 32) {
 			throw new InvalidRateLimitConfigurationException("ratelimit.identity.ipv4-prefix", identity.getIpv4Prefix(),
 					"must be between 1 and 32", "32");
@@ -317,8 +309,9 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.identity.ipv6-prefix", identity.getIpv6Prefix(),
 					"must be between 1 and 128", "64");
 		}
-		return new ClientIpResolver(proxies, identity.getIpv4Prefix(), identity.getIpv6Prefix(),
-				identity.getForwardedHeader());
+		// the binder has parsed every range (a bad one fails there, with its origin)
+		return ClientIpResolver.trusting(identity.getTrustedProxies(), identity.getIpv4Prefix(),
+				identity.getIpv6Prefix(), identity.getForwardedHeader());
 	}
 
 	static ApiKeyIdentityResolver apiKeyResolver(RateLimitProperties.Identity identity, PolicyTable policyTable) {

@@ -77,13 +77,32 @@ public final class ClientIpResolver {
 	 */
 	public ClientIpResolver(List<String> trustedProxies, int ipv4Prefix, int ipv6Prefix,
 			ForwardedHeader forwardedHeader) {
+		this(new TrustedProxies(trustedProxies), ipv4Prefix, ipv6Prefix, forwardedHeader);
+	}
+
+	/**
+	 * Creates a resolver from ranges parsed already (by the configuration's binder).
+	 * @param trustedProxies the proxies whose forwarding header is believed
+	 * @param ipv4Prefix the prefix length IPv4 clients are grouped by, 0 to 32
+	 * @param ipv6Prefix the prefix length IPv6 clients are grouped by, 0 to 128
+	 * @param forwardedHeader the header the trusted proxies write
+	 * @return the resolver
+	 */
+	public static ClientIpResolver trusting(List<CidrRange> trustedProxies, int ipv4Prefix, int ipv6Prefix,
+			ForwardedHeader forwardedHeader) {
+		return new ClientIpResolver(new TrustedProxies(trustedProxies.toArray(CidrRange[]::new)), ipv4Prefix,
+				ipv6Prefix, forwardedHeader);
+	}
+
+	private ClientIpResolver(TrustedProxies trustedProxies, int ipv4Prefix, int ipv6Prefix,
+			ForwardedHeader forwardedHeader) {
 		if (ipv4Prefix < 0 || ipv4Prefix > 32) {
 			throw new IllegalArgumentException("ipv4Prefix must be from 0 to 32, not " + ipv4Prefix);
 		}
 		if (ipv6Prefix < 0 || ipv6Prefix > 128) {
 			throw new IllegalArgumentException("ipv6Prefix must be from 0 to 128, not " + ipv6Prefix);
 		}
-		this.trustedProxies = new TrustedProxies(trustedProxies);
+		this.trustedProxies = trustedProxies;
 		this.ipv4Prefix = ipv4Prefix;
 		this.ipv6Prefix = ipv6Prefix;
 		this.forwardedHeader = forwardedHeader;

@@ -28,6 +28,14 @@ final class TrustedProxies {
 		}
 	}
 
+	/**
+	 * Takes ranges parsed already (by the configuration's binder).
+	 * @param ranges the ranges
+	 */
+	TrustedProxies(CidrRange[] ranges) {
+		this.ranges = ranges.clone();
+	}
+
 	boolean contains(IpAddress address) {
 		for (CidrRange range : this.ranges) {
 			if (range.contains(address)) {
