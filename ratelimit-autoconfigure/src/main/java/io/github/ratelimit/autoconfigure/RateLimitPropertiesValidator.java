@@ -62,26 +62,27 @@ final class RateLimitPropertiesValidator {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
 					"use at most 64 printable ASCII characters without spaces", "rl:");
 		}
-		PolicyTable table = PolicyTable.build(tierLimits(properties.getTiers()), specs(properties.getIp()),
+		// the limits as the binder parsed them: none is parsed again
+		PolicyTable table = PolicyTable.of(tierLimits(properties.getTiers()), properties.getIp(),
 				properties.getGroups().keySet(), prefix, policyOptions(properties));
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}
 
 	/**
-	 * Tier, dimension, group, limit string: the shape {@link PolicyTable} reads; quotas
-	 * as group "all".
+	 * Tier, dimension, group, limit: the shape {@link PolicyTable} reads; quotas as group
+	 * "all".
 	 */
-	private static Map<String, Map<String, Map<String, String>>> tierLimits(
+	private static Map<String, Map<String, Map<String, Limit>>> tierLimits(
 			Map<String, RateLimitProperties.Tier> tiers) {
-		Map<String, Map<String, Map<String, String>>> limits = new LinkedHashMap<>();
+		Map<String, Map<String, Map<String, Limit>>> limits = new LinkedHashMap<>();
 		tiers.forEach((name, tier) -> {
-			Map<String, Map<String, String>> dimensions = new LinkedHashMap<>();
+			Map<String, Map<String, Limit>> dimensions = new LinkedHashMap<>();
 			putIfAny(dimensions, "org", tier.getOrg());
 			putIfAny(dimensions, "user", tier.getUser());
 			putIfAny(dimensions, "token", tier.getToken());
 			putIfAny(dimensions, "ip", tier.getIp());
-			specs(tier.getQuota()).forEach((dimension, limit) -> {
+			tier.getQuota().forEach((dimension, limit) -> {
 				if (Dimension.fromKey(dimension) == null) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + ".quota." + dimension,
 							limit, "unknown dimension; use user, org, token or ip",
@@ -100,18 +101,11 @@ final class RateLimitPropertiesValidator {
 		return limits;
 	}
 
-	private static void putIfAny(Map<String, Map<String, String>> dimensions, String dimension,
+	private static void putIfAny(Map<String, Map<String, Limit>> dimensions, String dimension,
 			Map<String, Limit> limits) {
 		if (!limits.isEmpty()) {
-			dimensions.put(dimension, specs(limits));
+			dimensions.put(dimension, new LinkedHashMap<>(limits));
 		}
-	}
-
-	// the table parses them again, in the configured quota zone (startup only)
-	private static Map<String, String> specs(Map<String, Limit> limits) {
-		Map<String, String> specs = new LinkedHashMap<>();
-		limits.forEach((group, limit) -> specs.put(group, limit.spec()));
-		return specs;
 	}
 
 	static PolicyOptions policyOptions(RateLimitProperties properties) {

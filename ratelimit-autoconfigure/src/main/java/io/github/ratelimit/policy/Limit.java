@@ -1,5 +1,7 @@
 package io.github.ratelimit.policy;
 
+import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,6 +22,40 @@ public record Limit(String spec, List<Bandwidth> bandwidths) {
 
 	public Limit {
 		bandwidths = List.copyOf(bandwidths);
+	}
+
+	/**
+	 * A concurrency cap of {@code permits} requests in flight.
+	 * @param permits 1 to {@value ConcurrencyLimit#MAX_PERMITS}
+	 * @return the limit
+	 * @throws IllegalArgumentException when {@code permits} is out of range
+	 */
+	public static Limit concurrent(long permits) {
+		return new Limit(permits + " concurrent", List.of(new ConcurrencyLimit(permits)));
+	}
+
+	/**
+	 * This limit with its calendar quotas counted in {@code zone}; the limit itself when
+	 * it has none (or they count there already). Nothing is parsed again.
+	 * @param zone the time zone of calendar boundaries
+	 * @return the limit in that zone
+	 */
+	public Limit inZone(ZoneId zone) {
+		boolean elsewhere = false;
+		for (Bandwidth bandwidth : this.bandwidths) {
+			if (bandwidth instanceof CalendarQuota quota && !quota.zone().equals(zone)) {
+				elsewhere = true;
+			}
+		}
+		if (!elsewhere) {
+			return this;
+		}
+		List<Bandwidth> zoned = new ArrayList<>(this.bandwidths.size());
+		for (Bandwidth bandwidth : this.bandwidths) {
+			zoned.add((bandwidth instanceof CalendarQuota quota)
+					? new CalendarQuota(quota.quota(), quota.period(), zone) : bandwidth);
+		}
+		return new Limit(this.spec, zoned);
 	}
 
 	/** Whether this limit blocks every request. */

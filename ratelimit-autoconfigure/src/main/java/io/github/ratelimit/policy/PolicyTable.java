@@ -89,6 +89,32 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
 			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+		Map<String, Map<String, Map<String, Limit>>> tierLimits = new LinkedHashMap<>();
+		tiers.forEach((tier, dimensions) -> {
+			Map<String, Map<String, Limit>> byDimension = new LinkedHashMap<>();
+			dimensions.forEach((dimension, limits) -> byDimension.put(dimension,
+					parsed("ratelimit.tiers." + tier + "." + dimension, tier, dimension, limits, options)));
+			tierLimits.put(tier, byDimension);
+		});
+		return of(tierLimits, parsed("ratelimit.ip", Policy.BACKSTOP, Dimension.IP.key(), backstop, options), groups,
+				storeKeyPrefix, options);
+	}
+
+	/**
+	 * Builds and validates the table from limits parsed already (bound from the
+	 * configuration): nothing is parsed again; calendar quotas are counted in the
+	 * options' zone.
+	 * @param tiers tier, then dimension key, then group (or {@code default}, or
+	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
+	 * @param backstop group (or {@code default}) to limit, as in {@code ratelimit.ip}
+	 * @param groups the names of the configured endpoint groups
+	 * @param storeKeyPrefix the namespace of store keys
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
+	 */
+	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -125,7 +151,7 @@ public final class PolicyTable {
 			if (groupOptions.concurrency() > 0) {
 				Limit limit;
 				try {
-					limit = LimitParser.parse(groupOptions.concurrency() + " concurrent");
+					limit = Limit.concurrent(groupOptions.concurrency());
 				}
 				catch (IllegalArgumentException ex) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".concurrency",
@@ -150,10 +176,30 @@ public final class PolicyTable {
 				Map.copyOf(groupConcurrency), options);
 	}
 
+	// limit strings (tests, code that builds a table by hand), each parsed once, in the
+	// quota zone
+	private static Map<String, Limit> parsed(String property, String tier, String dimension, Map<String, String> texts,
+			PolicyOptions options) {
+		Map<String, Limit> limits = new LinkedHashMap<>();
+		texts.forEach((group, text) -> {
+			String groupProperty = (Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier))
+					? "ratelimit.tiers." + tier + ".quota." + dimension : property + "." + group;
+			try {
+				limits.put(group, LimitParser.parse(text, options.zone()));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(),
+						LimitParser.EXAMPLE);
+			}
+		});
+		return limits;
+	}
+
 	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
-			Map<String, String> limits, Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+			Map<String, Limit> limits, Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
-		limits.forEach((group, text) -> {
+		limits.forEach((group, configured) -> {
+			String text = configured.spec();
 			String groupProperty = property + "." + group;
 			if (Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier)) {
 				groupProperty = "ratelimit.tiers." + tier + ".quota." + dimension.key();
@@ -163,14 +209,7 @@ public final class PolicyTable {
 						+ "'; known groups are " + groups + " (declare it under ratelimit.groups)",
 						property + ".default=" + LimitParser.EXAMPLE);
 			}
-			Limit limit;
-			try {
-				limit = LimitParser.parse(text, options.zone());
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(),
-						LimitParser.EXAMPLE);
-			}
+			Limit limit = configured.inZone(options.zone());
 			// a group's count shapes the limits declared for it, never those its requests
 			// share through default
 			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix, options.modeOf(tier, group),

@@ -28,6 +28,27 @@ class RateLimitPolicyModelAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
 
 	@Test
+	void everyConfiguredLimitIsParsedOnceByTheBinderAndTheTableUsesItAsBound() {
+		this.runner
+			.withPropertyValues("ratelimit.tiers.premium.user.default=100/1m, 1000/1h",
+					"ratelimit.tiers.premium.quota.org=5000/day", "ratelimit.ip.default=2000/1m")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RateLimitProperties properties = context.getBean(RateLimitProperties.class);
+				PolicyTable table = context.getBean(PolicyTable.class);
+				// the same objects the binder made: the table parsed no limit string
+				// again
+				assertThat(table.policies("premium", "default")).extracting(Policy::limit)
+					.anySatisfy((limit) -> assertThat(limit)
+						.isSameAs(properties.getTiers().get("premium").getUser().get("default")))
+					.anySatisfy((limit) -> assertThat(limit)
+						.isSameAs(properties.getTiers().get("premium").getQuota().get("org")));
+				assertThat(table.policies("anonymous", "default")).extracting(Policy::limit)
+					.anySatisfy((limit) -> assertThat(limit).isSameAs(properties.getIp().get("default")));
+			});
+	}
+
+	@Test
 	void tierQuotasModesAndSoftLimitsBecomePolicies() {
 		this.runner
 			.withPropertyValues("ratelimit.quotas.zone=Europe/Berlin", "ratelimit.mode=warn", "ratelimit.warn-at=90%",
