@@ -2,8 +2,6 @@ package io.github.ratelimit.docs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,29 +19,31 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's configuration reference and the properties the code binds agree: every key
- * in the README's {@code ratelimit:} block is a property of the generated configuration
- * metadata, and every property is in the block.
+ * The configuration reference ({@code docs/configuration.md}) and the properties the code
+ * binds agree: every key in its {@code ratelimit:} block is a property of the generated
+ * configuration metadata, and every property is in the block.
  */
-class ReadmeConfigurationTests {
+class ConfigurationReferenceTests {
+
+	private static final Path REFERENCE = DocumentationFiles.ROOT.resolve("docs/configuration.md");
 
 	@Test
-	void readmeListsExactlyTheConfigurationProperties() throws IOException {
-		Set<String> documented = readmeKeys();
+	void referenceListsExactlyTheConfigurationProperties() throws IOException {
+		Set<String> documented = referenceKeys();
 		Set<String> properties = metadataProperties();
-		assertThat(documented).as("README keys that are no property").isSubsetOf(properties);
-		assertThat(properties).as("properties the README does not list").isSubsetOf(documented);
+		assertThat(documented).as("keys of %s that are no property", REFERENCE).isSubsetOf(properties);
+		assertThat(properties).as("properties %s does not list", REFERENCE).isSubsetOf(documented);
 	}
 
 	/**
-	 * The keys of the README's first {@code ratelimit:} YAML block, down to the
+	 * The keys of the reference's first {@code ratelimit:} YAML block, down to the
 	 * properties.
 	 */
-	private static Set<String> readmeKeys() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-		int start = readme.indexOf("```yaml\nratelimit:\n");
-		assertThat(start).as("a ```yaml block starting with ratelimit: in the README").isNotNegative();
-		String block = readme.substring(start + "```yaml\n".length(), readme.indexOf("```", start + 7));
+	private static Set<String> referenceKeys() throws IOException {
+		String reference = DocumentationFiles.read(REFERENCE);
+		int start = reference.indexOf("```yaml\nratelimit:\n");
+		assertThat(start).as("a ```yaml block starting with ratelimit: in %s", REFERENCE).isNotNegative();
+		String block = reference.substring(start + "```yaml\n".length(), reference.indexOf("```", start + 7));
 		Set<String> properties = metadataProperties();
 		Set<String> keys = new LinkedHashSet<>();
 		Deque<String> path = new ArrayDeque<>();
@@ -81,7 +81,7 @@ class ReadmeConfigurationTests {
 	}
 
 	private static Set<String> metadataProperties() throws IOException {
-		try (InputStream in = ReadmeConfigurationTests.class.getClassLoader()
+		try (InputStream in = ConfigurationReferenceTests.class.getClassLoader()
 			.getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
 			assertThat(in).as("generated configuration metadata").isNotNull();
 			JsonNode metadata = JsonMapper.builder().build().readTree(in);
