@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 
@@ -50,7 +51,8 @@ final class Overrides {
 			Policy policy;
 			long expiresAt;
 			try {
-				policy = table.overridePolicy("limit", override.dimension(), override.group(), override.limit());
+				policy = table.overridePolicy(override.dimension(), override.group(),
+						LimitParser.parse(override.limit()));
 				expiresAt = (override.expiresAt() != null) ? ControlInput.epochMillis(override.expiresAt())
 						: Long.MAX_VALUE;
 			}

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -364,10 +364,10 @@ public final class RuntimeControl implements AutoCloseable {
 		Policy policy;
 		try {
 			// the parser of the properties: the same reasons, the same example
-			policy = table.overridePolicy("limit", dimension, group, limit);
+			policy = table.overridePolicy(dimension, group, LimitParser.parse(limit));
 		}
-		catch (InvalidRateLimitConfigurationException ex) {
-			throw new InvalidControlInputException("limit", limit, ex.getReason(), ex.getExample());
+		catch (IllegalArgumentException ex) {
+			throw new InvalidControlInputException("limit", limit, ex.getMessage(), LimitParser.EXAMPLE);
 		}
 		ControlInput.expiry("expires", expiresAt, this.clock.instant());
 		LimitOverride override = new LimitOverride(dimension, overrideId, group, policy.limit().spec(), expiresAt);

@@ -290,30 +290,19 @@ public final class PolicyTable {
 	 * The policy of a limit set at runtime for one identity
 	 * ({@code override-<dimension>-<group>}). It counts in the same buckets as the tier
 	 * limit it replaces, so spent tokens stay spent.
-	 * @param property how the caller names the value in an error ({@code limit})
-	 * @param dimension the dimension
-	 * @param group a configured group, {@code default}, or {@value Policy#ALL_GROUPS} for
-	 * a quota over every request
-	 * @param text the limit string
+	 * @param dimension whose budget it counts against
+	 * @param group a configured endpoint group, {@code default} or
+	 * {@value Policy#ALL_GROUPS}
+	 * @param limit the limit, parsed; calendar quotas are counted in the table's zone
 	 * @return the policy
-	 * @throws InvalidRateLimitConfigurationException as the startup check reports a bad
-	 * limit
+	 * @throws IllegalArgumentException when the group is none of the table's
 	 */
-	public Policy overridePolicy(String property, Dimension dimension, String group, String text) {
+	public Policy overridePolicy(Dimension dimension, String group, Limit limit) {
 		if (!this.groups.contains(group) && !Policy.ALL_GROUPS.equals(group)) {
-			throw new InvalidRateLimitConfigurationException(property, group,
-					"unknown endpoint group '" + group + "'; known groups are " + this.groups + " and "
-							+ Policy.ALL_GROUPS + " (a quota over every group)",
-					Classification.DEFAULT_GROUP);
+			throw new IllegalArgumentException("unknown endpoint group '" + group + "'; known groups are " + this.groups
+					+ " and " + Policy.ALL_GROUPS + " (a quota over every group)");
 		}
-		Limit limit;
-		try {
-			limit = LimitParser.parse(text, this.options.zone());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidRateLimitConfigurationException(property, text, ex.getMessage(), LimitParser.EXAMPLE);
-		}
-		return new Policy(Policy.OVERRIDE, dimension, group, limit, this.storeKeyPrefix,
+		return new Policy(Policy.OVERRIDE, dimension, group, limit.inZone(this.options.zone()), this.storeKeyPrefix,
 				this.options.modeOf(Policy.OVERRIDE, group), this.options.warnAtOf(Policy.OVERRIDE, group),
 				this.options.group(group).counts());
 	}
