@@ -18,7 +18,9 @@ import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.policy.WarnAt;
 import io.github.ratelimit.identity.ForwardedHeader;
 
@@ -790,7 +792,7 @@ public class RateLimitProperties {
 		/**
 		 * Consecutive store failures that open the circuit breaker.
 		 */
-		private int failureThreshold = 5;
+		private int failureThreshold = CircuitBreaker.DEFAULT_FAILURE_THRESHOLD;
 
 		/**
 		 * How long the open circuit breaker skips Redis before probing it again.
@@ -877,13 +879,13 @@ public class RateLimitProperties {
 		/**
 		 * Prefix length by which IPv4 clients are grouped (32: every address on its own).
 		 */
-		private int ipv4Prefix = 32;
+		private int ipv4Prefix = ClientIpResolver.DEFAULT_IPV4_PREFIX;
 
 		/**
 		 * Prefix length by which IPv6 clients are grouped, so that one host cannot rotate
 		 * through its own network.
 		 */
-		private int ipv6Prefix = 64;
+		private int ipv6Prefix = ClientIpResolver.DEFAULT_IPV6_PREFIX;
 
 		/**
 		 * Token claim or principal attribute holding the organisation.
