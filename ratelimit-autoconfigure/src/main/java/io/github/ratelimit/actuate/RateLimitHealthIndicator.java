@@ -12,7 +12,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.FailureModeLog;
-import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.core.StoreFailures;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.RemoteStore;
 
@@ -46,7 +46,7 @@ public class RateLimitHealthIndicator implements HealthIndicator {
 	 * @param store the store
 	 * @param failureMode the configured failure mode
 	 * @param failures the decisions the failure mode took
-	 * ({@link RateLimiter#failureModeLog()}), or {@code null} to report the store's
+	 * ({@link StoreFailures#failureModeLog()}), or {@code null} to report the store's
 	 * connection and breaker only
 	 */
 	public RateLimitHealthIndicator(RateLimitStore store, FailureMode failureMode, @Nullable FailureModeLog failures) {

@@ -181,8 +181,13 @@ public final class RateLimitAutoConfiguration {
 					loginProtection.perAddress().limit().spec(),
 					(loginProtection.perAccount() != null) ? loginProtection.perAccount().limit().spec() : "unlimited");
 		}
-		return new RateLimiter(callerIdentifier, runtimeControl, store, storage.getFailureMode(), fallback,
-				Clock.systemUTC(), properties.getWaiting().getMaxRequests(), loginProtection);
+		return RateLimiter.builder(callerIdentifier, store)
+			.control(runtimeControl)
+			.failureMode(storage.getFailureMode(), fallback)
+			.clock(Clock.systemUTC())
+			.maxWaiting(properties.getWaiting().getMaxRequests())
+			.loginProtection(loginProtection)
+			.build();
 	}
 
 	@Bean

@@ -30,7 +30,7 @@ public final class RateLimitHealthAutoConfiguration {
 			ObjectProvider<RateLimiter> rateLimiter) {
 		RateLimiter limiter = rateLimiter.getIfAvailable();
 		return new RateLimitHealthIndicator(rateLimitStore, properties.getStorage().getFailureMode(),
-				(limiter != null) ? limiter.failureModeLog() : null);
+				(limiter != null) ? limiter.storeFailures().failureModeLog() : null);
 	}
 
 }

@@ -31,6 +31,9 @@ public final class TopRefused {
 	/** How many callers a period tracks by default. */
 	public static final int DEFAULT_CAPACITY = 100;
 
+	/** The length of a period by default. */
+	public static final java.time.Duration DEFAULT_PERIOD = java.time.Duration.ofMinutes(5);
+
 	private final int capacity;
 
 	private final long periodMillis;

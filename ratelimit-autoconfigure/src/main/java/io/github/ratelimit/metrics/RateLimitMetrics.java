@@ -117,7 +117,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 				.register(registry);
 		}
 		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
-			FunctionCounter.builder(STORE_ERRORS, this.limiter, (limiter) -> limiter.storeFailures(kind))
+			FunctionCounter.builder(STORE_ERRORS, this.limiter, (limiter) -> limiter.storeFailures().count(kind))
 				.description("Decisions the store could not make, by kind (they got the failure mode)")
 				.tags("store", this.storeName, "kind", kind.tag())
 				.register(registry);

@@ -128,8 +128,8 @@ class RateLimitRedisAutoConfigurationTests {
 					.isEqualTo(Outcome.ALLOWED);
 				assertThat(limiter.decide(TestRequest.from("203.0.113.5"), Classification.of("default", 1)).outcome())
 					.isEqualTo(Outcome.REJECTED);
-				assertThat(limiter.storeFailures(StoreUnavailableException.Kind.NOT_CONNECTED)
-						+ limiter.storeFailures(StoreUnavailableException.Kind.CIRCUIT_OPEN))
+				assertThat(limiter.storeFailures().count(StoreUnavailableException.Kind.NOT_CONNECTED)
+						+ limiter.storeFailures().count(StoreUnavailableException.Kind.CIRCUIT_OPEN))
 					.isEqualTo(2);
 			});
 	}

@@ -1,6 +1,5 @@
 package io.github.ratelimit.behaviour;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
@@ -22,7 +21,6 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 import io.github.ratelimit.core.DecisionListener;
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
@@ -161,7 +159,7 @@ final class LifecycleServer implements AutoCloseable {
 				Set.of("capped", "wait"), prefix, options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				policies.tiers(), "anonymous", "anonymous");
-		return new RateLimiter(identifier, policies, store, FailureMode.OPEN, null, Clock.systemUTC(), maxWaiting);
+		return RateLimiter.builder(identifier, store).policies(policies).maxWaiting(maxWaiting).build();
 	}
 
 	private static EndpointRule rule(String pattern, String group) {

@@ -47,9 +47,12 @@ class AddressFloodMemoryTests {
 		ApiKeyIdentityResolver keys = new ApiKeyIdentityResolver(
 				List.of(ApiKey.ofKey("dana-key", "dana", null, "authenticated"),
 						ApiKey.ofKey("paula-key", "paula", "acme", "premium")));
-		RateLimiter limiter = new RateLimiter(new CallerIdentifier(List.of(keys),
-				new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous", "authenticated"), table, store,
-				FailureMode.OPEN, null, time, RateLimiter.DEFAULT_MAX_WAITING);
+		RateLimiter limiter = RateLimiter
+			.builder(new CallerIdentifier(List.of(keys), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+					"anonymous", "authenticated"), store)
+			.policies(table)
+			.clock(time)
+			.build();
 		Classification byDefault = Classification.of("default", 1);
 		Classification auth = Classification.of("auth", 1);
 		TestRequest dana = TestRequest.from("192.0.2.10").header("X-API-Key", "dana-key");

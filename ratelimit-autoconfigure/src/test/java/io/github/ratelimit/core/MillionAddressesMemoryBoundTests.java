@@ -48,10 +48,12 @@ class MillionAddressesMemoryBoundTests {
 		RuntimeControl control = new RuntimeControl(controlStore, new PolicyRegistry(table), List.of(),
 				new BanRules(new BanRules.Settings(5, null, null, null, null), Map.of(), Map.of()), time,
 				Duration.ofSeconds(1));
-		RateLimiter limiter = new RateLimiter(
-				new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous",
-						"authenticated"),
-				control, store, FailureMode.OPEN, null, time, RateLimiter.DEFAULT_MAX_WAITING);
+		RateLimiter limiter = RateLimiter
+			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+					"anonymous", "authenticated"), store)
+			.control(control)
+			.clock(time)
+			.build();
 		Classification classification = Classification.of("default", 1);
 		int refused = 0;
 		for (int i = 0; i < ADDRESSES; i++) {

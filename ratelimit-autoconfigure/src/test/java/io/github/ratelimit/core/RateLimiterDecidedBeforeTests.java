@@ -41,11 +41,12 @@ class RateLimiterDecidedBeforeTests {
 			"rl:", new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
 					new GroupOptions(new Tuning(null, null), 0, Duration.ZERO, CountedResponses.FAILURES))));
 
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
-					"anonymous"),
-			this.table, this.store, FailureMode.OPEN, null,
-			Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
+				"anonymous", "anonymous"), this.store)
+		.policies(this.table)
+		.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
+		.build();
 
 	private final Classification login = Classification.of("login", 1);
 

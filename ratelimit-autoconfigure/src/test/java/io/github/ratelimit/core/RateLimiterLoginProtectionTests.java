@@ -61,8 +61,11 @@ class RateLimiterLoginProtectionTests {
 	}
 
 	private RateLimiter limiter(LoginProtection protection) {
-		return new RateLimiter(this.identifier, this.control, this.store, FailureMode.OPEN, null, this.time,
-				RateLimiter.DEFAULT_MAX_WAITING, protection);
+		return RateLimiter.builder(this.identifier, this.store)
+			.control(this.control)
+			.clock(this.time)
+			.loginProtection(protection)
+			.build();
 	}
 
 	private Decision attempt(String address, @Nullable LoginAttempt attempt) {
@@ -253,8 +256,10 @@ class RateLimiterLoginProtectionTests {
 
 	@Test
 	void aLimiterWithoutLoginProtectionCountsNoAttempts() {
-		RateLimiter plain = new RateLimiter(this.identifier, this.control, this.store, FailureMode.OPEN, null,
-				this.time, RateLimiter.DEFAULT_MAX_WAITING);
+		RateLimiter plain = RateLimiter.builder(this.identifier, this.store)
+			.control(this.control)
+			.clock(this.time)
+			.build();
 		assertThat(plain.protectsLogins()).isFalse();
 		assertThat(plain.loginProtection()).isNull();
 		for (int i = 0; i < 10; i++) {

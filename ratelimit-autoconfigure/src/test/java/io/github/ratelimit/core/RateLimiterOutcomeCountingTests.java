@@ -45,11 +45,12 @@ class RateLimiterOutcomeCountingTests {
 		return new GroupOptions(new Tuning(null, null), 0, Duration.ZERO, counts);
 	}
 
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
-					"anonymous"),
-			this.table, this.store, FailureMode.OPEN, null,
-			Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
+				"anonymous", "anonymous"), this.store)
+		.policies(this.table)
+		.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
+		.build();
 
 	private Decision attempt(String group) {
 		return this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.of(group, 1));

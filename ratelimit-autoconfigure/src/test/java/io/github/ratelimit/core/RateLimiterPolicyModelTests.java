@@ -47,8 +47,11 @@ class RateLimiterPolicyModelTests {
 	private RateLimiter limiter(int maxWaiting) {
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				this.table.tiers(), "anonymous", "authenticated");
-		return new RateLimiter(identifier, this.table, this.store, FailureMode.OPEN, null,
-				Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC), maxWaiting);
+		return RateLimiter.builder(identifier, this.store)
+			.policies(this.table)
+			.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
+			.maxWaiting(maxWaiting)
+			.build();
 	}
 
 	private final RateLimiter limiter = limiter(RateLimiter.DEFAULT_MAX_WAITING);
@@ -116,7 +119,7 @@ class RateLimiterPolicyModelTests {
 				Set.of("observed"), "rl:", this.options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				table.tiers(), "anonymous", "authenticated");
-		RateLimiter limiter = new RateLimiter(identifier, table, this.store, FailureMode.OPEN, null, Clock.systemUTC());
+		RateLimiter limiter = RateLimiter.builder(identifier, this.store).policies(table).build();
 		assertThat(limiter.decide(TestRequest.from("203.0.113.4"), Classification.of("observed", 1)).outcome())
 			.isEqualTo(Outcome.UNLIMITED);
 	}

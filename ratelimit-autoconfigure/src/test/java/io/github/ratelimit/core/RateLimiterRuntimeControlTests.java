@@ -52,10 +52,12 @@ class RateLimiterRuntimeControlTests {
 			this.time, Duration.ofSeconds(1));
 
 	// 127.0.0.1 forwards; any other peer is untrusted
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), this.table.tiers(),
-					"anonymous", "authenticated"),
-			this.control, this.store, FailureMode.OPEN, null, this.time, RateLimiter.DEFAULT_MAX_WAITING);
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64),
+				this.table.tiers(), "anonymous", "authenticated"), this.store)
+		.control(this.control)
+		.clock(this.time)
+		.build();
 
 	private Decision via(String peer, String forwardedFor) {
 		return this.limiter.decide(TestRequest.from(peer).header("X-Forwarded-For", forwardedFor),

@@ -59,8 +59,11 @@ class RateLimiterTests {
 	private RateLimiter limiter(RateLimitStore store, FailureMode mode) {
 		CallerIdentifier identifier = new CallerIdentifier(List.of(this.headerResolver),
 				new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous", "premium");
-		return new RateLimiter(identifier, this.table, store, mode, this.store,
-				Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC));
+		return RateLimiter.builder(identifier, store)
+			.policies(this.table)
+			.failureMode(mode, this.store)
+			.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
+			.build();
 	}
 
 	private final RateLimiter limiter = limiter(this.store, FailureMode.OPEN);
@@ -199,13 +202,11 @@ class RateLimiterTests {
 		PolicyTable integrations = PolicyTable.build(
 				Map.of("integration", Map.of("token", Map.of("default", "2/1m"), "org", Map.of("default", "100/1m"))),
 				Map.of(), Set.of(), "rl:");
-		RateLimiter limiter = new RateLimiter(
-				new CallerIdentifier(
-						List.of(new ApiKeyIdentityResolver(
-								List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
-										ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
-						new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration"),
-				integrations, this.store, FailureMode.OPEN, null, Clock.systemUTC());
+		CallerIdentifier identifier = new CallerIdentifier(
+				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
+						ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
+				new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration");
+		RateLimiter limiter = RateLimiter.builder(identifier, this.store).policies(integrations).build();
 		TestRequest one = TestRequest.from("203.0.113.7").header("X-API-Key", "key-one-secret");
 		TestRequest two = TestRequest.from("203.0.113.7").header("X-API-Key", "key-two-secret");
 		Classification classification = Classification.of("default", 1);
@@ -269,9 +270,9 @@ class RateLimiterTests {
 		for (int i = 0; i < 4; i++) {
 			local.decide(TestRequest.from("198.51.100.1"), Classification.of("default", 1));
 		}
-		assertThat(local.storeFailures(StoreUnavailableException.Kind.REFUSED)).isEqualTo(4);
-		assertThat(local.failureModeLog().total()).isEqualTo(4);
-		assertThat(local.failureModeLog().recent()).isNotNull()
+		assertThat(local.storeFailures().count(StoreUnavailableException.Kind.REFUSED)).isEqualTo(4);
+		assertThat(local.storeFailures().failureModeLog().total()).isEqualTo(4);
+		assertThat(local.storeFailures().failureModeLog().recent()).isNotNull()
 			.satisfies((failure) -> assertThat(failure.kind()).isEqualTo(StoreUnavailableException.Kind.REFUSED));
 		assertThat(output).containsOnlyOnce("Rate-limit store failed (refused: Redis refused: OOM command not allowed");
 	}

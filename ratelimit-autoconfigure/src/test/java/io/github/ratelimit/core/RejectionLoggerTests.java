@@ -2,7 +2,6 @@ package io.github.ratelimit.core;
 
 import io.github.ratelimit.policy.Classification;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -51,15 +50,15 @@ class RejectionLoggerTests {
 
 	private final RejectionLogger rejectionLogger = new RejectionLogger(3, this.nanos::get);
 
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"), "anonymous",
-					"anonymous"),
-			PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))), Map.of(),
-					Set.of("observed", "soft"), "rl:",
-					new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-							Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO),
-									"soft", new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))),
-			new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null, Clock.systemUTC());
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"),
+				"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
+		.policies(PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))),
+				Map.of(), Set.of("observed", "soft"), "rl:",
+				new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
+						Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
+								new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))))
+		.build();
 
 	@BeforeEach
 	void attach() {

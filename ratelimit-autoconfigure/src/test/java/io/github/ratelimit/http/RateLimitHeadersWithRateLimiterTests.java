@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.Caller;
@@ -101,8 +100,10 @@ class RateLimitHeadersWithRateLimiterTests {
 			}
 
 		};
-		return new RateLimiter(identifier, table, new InMemoryRateLimitStore(1000, frozen), FailureMode.OPEN, null,
-				Clock.fixed(TestDecisions.DECIDED_AT, ZoneOffset.UTC));
+		return RateLimiter.builder(identifier, new InMemoryRateLimitStore(1000, frozen))
+			.policies(table)
+			.clock(Clock.fixed(TestDecisions.DECIDED_AT, ZoneOffset.UTC))
+			.build();
 	}
 
 	private static final class Request implements ClientRequest {

@@ -16,7 +16,6 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -58,10 +57,12 @@ class RateLimitMetricsTests {
 			new BanRules(new BanRules.Settings(2, null, null, null, null), Map.of(), Map.of()), this.time,
 			Duration.ofSeconds(1));
 
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
-					"authenticated"),
-			this.control, this.store, FailureMode.OPEN, null, this.time, RateLimiter.DEFAULT_MAX_WAITING);
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
+				"anonymous", "authenticated"), this.store)
+		.control(this.control)
+		.clock(this.time)
+		.build();
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -121,9 +122,12 @@ class RateLimitMetricsTests {
 		RateLimitStore failing = (checks) -> {
 			throw new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "silent", null);
 		};
-		RateLimiter limiter = new RateLimiter(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
-				this.table.tiers(), "anonymous", "authenticated"), this.table, failing, FailureMode.OPEN, null,
-				this.time);
+		RateLimiter limiter = RateLimiter
+			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
+					"anonymous", "authenticated"), failing)
+			.policies(this.table)
+			.clock(this.time)
+			.build();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		RateLimitMetrics metrics = new RateLimitMetrics(limiter, failing, null);
 		metrics.bindTo(registry);

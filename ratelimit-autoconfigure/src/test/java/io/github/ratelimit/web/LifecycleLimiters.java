@@ -1,13 +1,11 @@
 package io.github.ratelimit.web;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -38,7 +36,7 @@ public final class LifecycleLimiters {
 				Map.of(), Set.of(), "rl:", options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				policies.tiers(), "anonymous", "anonymous");
-		return new RateLimiter(identifier, policies, store, FailureMode.OPEN, null, Clock.systemUTC());
+		return RateLimiter.builder(identifier, store).policies(policies).build();
 	}
 
 }

@@ -25,7 +25,6 @@ import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.CallerIdentifier;
@@ -101,10 +100,11 @@ class RedisBanFloodTests {
 		this.resources.add(buckets);
 		buckets.start();
 		await().atMost(Duration.ofSeconds(10)).until(buckets::isConnected);
-		RateLimiter limiter = new RateLimiter(
-				new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous",
-						"authenticated"),
-				control, buckets, FailureMode.OPEN, null, Clock.systemUTC(), RateLimiter.DEFAULT_MAX_WAITING);
+		RateLimiter limiter = RateLimiter
+			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+					"anonymous", "authenticated"), buckets)
+			.control(control)
+			.build();
 		for (int i = 0; i < 5; i++) {
 			assertThat(decide(limiter).outcome()).isEqualTo(Outcome.ALLOWED);
 		}
@@ -151,7 +151,7 @@ class RedisBanFloodTests {
 		assertThat(decisions).hasSizeGreaterThan(100);
 		assertThat(decisions).extracting(Decision::outcome).containsOnly(Outcome.REJECTED);
 		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
-			assertThat(limiter.storeFailures(kind)).as("decisions failed with %s", kind).isZero();
+			assertThat(limiter.storeFailures().count(kind)).as("decisions failed with %s", kind).isZero();
 		}
 	}
 

@@ -1,6 +1,5 @@
 package io.github.ratelimit.web.servlet;
 
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +12,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.github.ratelimit.core.DecisionListener;
-import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
@@ -37,11 +35,11 @@ class RateLimitFilterTests {
 			Map.of(), Set.of(), "rl:");
 
 	private final RateLimitFilter filter = new RateLimitFilter(
-			new RateLimiter(
-					new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.policies.tiers(),
-							"anonymous", "anonymous"),
-					this.policies, new InMemoryRateLimitStore(100, new ManualTimeMeter()), FailureMode.OPEN, null,
-					Clock.systemUTC()),
+			RateLimiter
+				.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.policies.tiers(),
+						"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
+				.policies(this.policies)
+				.build(),
 			new EndpointClassifier(List.of(), List.of(), List::of), RateLimitHeaders.of(HeaderStyle.IETF),
 			new ProblemDetailsBodyWriter(), DecisionListener.NONE);
 

@@ -1,0 +1,136 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.PolicyRegistry;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.RateLimitStore;
+
+/**
+ * Assembles a {@link RateLimiter}
+ * ({@link RateLimiter#builder(CallerIdentifier, RateLimitStore)}). Its policies come
+ * either from a {@link #control(RuntimeControl) runtime control} (overrides, allow and
+ * deny rules and bans apply; the auto-configuration does this) or from a
+ * {@link #policies(PolicyTable) fixed table}; everything else has a default: failure mode
+ * {@link FailureMode#OPEN}, the system clock in UTC,
+ * {@link RateLimiter#DEFAULT_MAX_WAITING} waiting requests, no login protection.
+ */
+public final class RateLimiterBuilder {
+
+	final CallerIdentifier identifier;
+
+	final RateLimitStore store;
+
+	@Nullable PolicyRegistry registry;
+
+	@Nullable RuntimeControl control;
+
+	FailureMode failureMode = FailureMode.OPEN;
+
+	@Nullable RateLimitStore fallbackStore;
+
+	Clock clock = Clock.systemUTC();
+
+	int maxWaiting = RateLimiter.DEFAULT_MAX_WAITING;
+
+	@Nullable LoginProtection loginProtection;
+
+	RateLimiterBuilder(CallerIdentifier identifier, RateLimitStore store) {
+		this.identifier = identifier;
+		this.store = store;
+	}
+
+	/**
+	 * Limits by a fixed table, with no runtime control.
+	 * @param policies the configured limits
+	 * @return this builder
+	 */
+	public RateLimiterBuilder policies(PolicyTable policies) {
+		this.registry = new PolicyRegistry(policies);
+		this.control = null;
+		return this;
+	}
+
+	/**
+	 * Limits under runtime control: overrides, allow and deny rules and bans apply, and
+	 * the policy table is the control's registry's.
+	 * @param control the runtime control
+	 * @return this builder
+	 */
+	public RateLimiterBuilder control(RuntimeControl control) {
+		this.registry = control.registry();
+		this.control = control;
+		return this;
+	}
+
+	/**
+	 * What to do when the store cannot decide.
+	 * @param failureMode the failure mode
+	 * @param fallbackStore the per-instance store used when {@code failureMode} is
+	 * {@link FailureMode#LOCAL}, or {@code null}
+	 * @return this builder
+	 */
+	public RateLimiterBuilder failureMode(FailureMode failureMode, @Nullable RateLimitStore fallbackStore) {
+		this.failureMode = failureMode;
+		this.fallbackStore = fallbackStore;
+		return this;
+	}
+
+	/**
+	 * The clock of {@link Decision#decidedAt()}, of bans and of the top refused callers.
+	 * @param clock the clock
+	 * @return this builder
+	 */
+	public RateLimiterBuilder clock(Clock clock) {
+		this.clock = clock;
+		return this;
+	}
+
+	/**
+	 * The most requests of this instance that may wait for tokens at once
+	 * ({@code max-wait}); beyond it a request that would wait is refused at once.
+	 * @param maxWaiting the most waiting requests
+	 * @return this builder
+	 */
+	public RateLimiterBuilder maxWaiting(int maxWaiting) {
+		this.maxWaiting = maxWaiting;
+		return this;
+	}
+
+	/**
+	 * Protects logins: the attempts a gate before authentication passes in
+	 * ({@link RateLimiter#decide(ClientRequest, Classification, CheckScope, LoginAttempt)})
+	 * are counted by {@code loginProtection}.
+	 * @param loginProtection the budgets of failed logins, or {@code null} for none
+	 * @return this builder
+	 */
+	public RateLimiterBuilder loginProtection(@Nullable LoginProtection loginProtection) {
+		this.loginProtection = loginProtection;
+		return this;
+	}
+
+	/**
+	 * Builds the limiter.
+	 * @return the limiter
+	 * @throws IllegalStateException when neither policies nor a runtime control were
+	 * given
+	 * @throws IllegalArgumentException when the failure mode is {@link FailureMode#LOCAL}
+	 * with no fallback store
+	 */
+	public RateLimiter build() {
+		if (this.registry == null) {
+			throw new IllegalStateException("a limiter needs policies or a runtime control");
+		}
+		if (this.failureMode == FailureMode.LOCAL && this.fallbackStore == null) {
+			throw new IllegalArgumentException("failure mode LOCAL needs a fallback store");
+		}
+		return new RateLimiter(this);
+	}
+
+}

@@ -1,0 +1,56 @@
+package io.github.ratelimit.core;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.control.Subject;
+
+/**
+ * Told of the decisions the store made: a refusal counts in the {@link TopRefused top
+ * refused callers}, and towards a ban where the caller's tier or group bans; a refusal
+ * for spent failed logins counts for the {@link LoginProtection}, and towards a ban of
+ * the address only.
+ */
+final class RefusalRecorder {
+
+	private final TopRefused topRefused;
+
+	private final @Nullable RuntimeControl control;
+
+	private final @Nullable LoginProtection loginProtection;
+
+	RefusalRecorder(TopRefused topRefused, @Nullable RuntimeControl control,
+			@Nullable LoginProtection loginProtection) {
+		this.topRefused = topRefused;
+		this.control = control;
+		this.loginProtection = loginProtection;
+	}
+
+	/**
+	 * Records a decision if it is a refusal.
+	 * @param decision a decision the store made
+	 * @return {@code decision}
+	 */
+	Decision recorded(Decision decision) {
+		if (decision.outcome() != Outcome.REJECTED) {
+			return decision;
+		}
+		this.topRefused.record(Subject.banKey(decision.identity()));
+		LoginProtection login = this.loginProtection;
+		PolicyState binding = decision.binding();
+		if (login != null && binding != null && login.owns(binding.policy())) {
+			login.refused(binding.policy());
+			// an address that keeps trying once its failures are spent is banned; one
+			// refused for the account it tries is not (the account's owner may be among
+			// them)
+			if (this.control != null && binding.policy() == login.perAddress() && login.bans() != null) {
+				this.control.refused(decision.identity(), login.bans());
+			}
+		}
+		else if (this.control != null) {
+			this.control.refused(decision.identity(), decision.identity().tier(), decision.classification().group());
+		}
+		return decision;
+	}
+
+}

@@ -1,0 +1,43 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.storage.LimitCheck;
+
+/**
+ * What {@link RequestPlanner} made of a request: either a decision reached without the
+ * store (excluded, denied, allow-listed, banned, blocked outright, or nothing to check),
+ * or the checks the store is to decide.
+ *
+ * @param identity the caller, with the tier an allow rule gave it
+ * @param classification the request's group and cost
+ * @param checks the checks for the store; empty when {@code decision} is set
+ * @param decision the decision reached without the store, or {@code null}
+ * @param waitingSlot whether the request holds a {@link WaitingSlots waiting slot}
+ * @param account the hash of the account a login attempt tries, the id of its account
+ * check
+ */
+record RequestPlan(Identity identity, Classification classification, List<LimitCheck> checks,
+		@Nullable Decision decision, boolean waitingSlot, @Nullable String account) {
+
+	/** A plan decided already, with no store. */
+	static RequestPlan decided(Decision decision) {
+		return new RequestPlan(decision.identity(), decision.classification(), List.of(), decision, false, null);
+	}
+
+	/** A decision of the planned request that names no limit. */
+	static Decision decision(Outcome outcome, Identity identity, Classification classification, Clock clock) {
+		return new Decision(outcome, identity, classification, List.of(), null, 0, null, clock.instant());
+	}
+
+	/** A decision of this request that names no limit. */
+	Decision decision(Outcome outcome, Clock clock) {
+		return decision(outcome, this.identity, this.classification, clock);
+	}
+
+}

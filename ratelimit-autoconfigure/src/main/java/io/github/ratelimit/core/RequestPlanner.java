@@ -1,0 +1,210 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.AccessVerdict;
+import io.github.ratelimit.control.Ban;
+import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyRegistry;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.LimitCheck;
+
+/**
+ * Plans the checks of a request before the store is asked: identifies the caller, applies
+ * access rules and bans, picks the policies of its tier and group in scope (and the
+ * budgets of failed logins of a login attempt), and takes a waiting slot for a request
+ * that may wait. What rules, bans or impossible limits decide alone ends in a
+ * {@link RequestPlan} with its decision.
+ */
+final class RequestPlanner {
+
+	private final CallerIdentifier identifier;
+
+	private final PolicyRegistry registry;
+
+	private final @Nullable RuntimeControl control;
+
+	private final @Nullable LoginProtection loginProtection;
+
+	private final WaitingSlots waiting;
+
+	private final Clock clock;
+
+	RequestPlanner(CallerIdentifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
+			@Nullable LoginProtection loginProtection, WaitingSlots waiting, Clock clock) {
+		this.identifier = identifier;
+		this.registry = registry;
+		this.control = control;
+		this.loginProtection = loginProtection;
+		this.waiting = waiting;
+		this.clock = clock;
+	}
+
+	/**
+	 * Plans a request.
+	 * @param request the request
+	 * @param classification its group and cost
+	 * @param scope which of its limits to check
+	 * @param decidedBefore the limits an earlier decision of the request decided
+	 * ({@link #decidedLimits(Decision)}), left out
+	 * @param attempt the login attempt, or {@code null}
+	 * @return the plan
+	 */
+	RequestPlan plan(ClientRequest request, Classification classification, CheckScope scope, Set<String> decidedBefore,
+			@Nullable LoginAttempt attempt) {
+		Identity identity = this.identifier.identify(request);
+		LoginProtection login = (attempt != null && scope != CheckScope.COUNTING_EVERY_RESPONSE) ? this.loginProtection
+				: null;
+		if (classification.excluded() && login != null) {
+			// a password guessed through an excluded path (the Actuator's) is guessed all
+			// the same
+			List<LimitCheck> checks = new ArrayList<>(2);
+			addLoginChecks(checks, login, identity, attempt);
+			return new RequestPlan(identity, classification, checks, null, false, attempt.account());
+		}
+		if (classification.excluded()) {
+			return decided(Outcome.UNLIMITED, identity, classification);
+		}
+		PolicyTable table = this.registry.current();
+		List<Policy> applicable;
+		RuntimeControl control = this.control;
+		if (control != null) {
+			if (control.hasAccessRules()) {
+				String address = control.accessNeedsAddress() ? this.identifier.address(request) : identity.ip();
+				AccessVerdict verdict = control.access(identity, address);
+				if (verdict.denied() || verdict.bypasses()) {
+					// decided by rule alone: no store is asked
+					return decided(verdict.denied() ? Outcome.DENIED : Outcome.UNLIMITED, identity, classification);
+				}
+				if (verdict.tier() != null) {
+					identity = identity.withTier(verdict.tier());
+				}
+			}
+			Ban ban = control.ban(identity);
+			if (ban != null) {
+				return RequestPlan.decided(new Decision(Outcome.BANNED, identity, classification, List.of(), null,
+						ban.secondsLeft(this.clock.millis()), null, this.clock.instant()));
+			}
+			applicable = control.policies(identity, classification.group());
+		}
+		else {
+			applicable = table.policies(identity.tier(), classification.group());
+		}
+		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
+		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
+		for (Policy policy : applicable) {
+			String id = identity.idFor(policy.dimension());
+			if (id != null && scope.covers(policy.countsByOutcome())
+					&& (decidedBefore.isEmpty() || !decidedBefore.contains(limitKey(policy, id)))) {
+				Decision blocked = addCheck(checks, policy, id, identity, classification, maxWait);
+				if (blocked != null) {
+					return RequestPlan.decided(blocked);
+				}
+			}
+		}
+		InlineLimit inline = classification.inline();
+		boolean perUser = identity.user() != null;
+		Policy inlinePolicy = (inline != null) ? table.inline(inline, perUser) : null;
+		String inlineId = (inlinePolicy != null) ? identity.idFor(inlinePolicy.dimension()) : null;
+		if (inline != null && scope.covers(!inline.counts().all()) && (inlineId == null || decidedBefore.isEmpty()
+				|| !decidedBefore.contains(limitKey(inlinePolicy, inlineId)))) {
+			Policy policy = inlinePolicy;
+			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
+					maxWait);
+			if (blocked != null) {
+				return RequestPlan.decided(blocked);
+			}
+		}
+		Policy concurrency = table.groupConcurrency(classification.group(), perUser);
+		if (concurrency != null && scope.covers(false)) {
+			addCheck(checks, concurrency, identity.idFor(concurrency.dimension()), identity, classification, 0);
+		}
+		if (login != null) {
+			addLoginChecks(checks, login, identity, attempt);
+		}
+		if (checks.isEmpty()) {
+			return decided(Outcome.UNLIMITED, identity, classification);
+		}
+		boolean waitingSlot = false;
+		if (maxWait > 0) {
+			// a request that may wait holds a waiting slot until it knows it need not, or
+			// its wait is over
+			waitingSlot = this.waiting.tryTake();
+			if (!waitingSlot) {
+				checks.replaceAll((check) -> (check.maxWaitMillis() > 0)
+						? new LimitCheck(check.policy(), check.key(), check.cost(), check.enforced()) : check);
+			}
+		}
+		return new RequestPlan(identity, classification, checks, null, waitingSlot,
+				(attempt != null) ? attempt.account() : null);
+	}
+
+	/**
+	 * The limits a decision decided, each by its policy and caller: what a later decision
+	 * of the same request leaves out.
+	 */
+	static Set<String> decidedLimits(Decision decision) {
+		Set<String> limits = new HashSet<>();
+		for (PolicyState state : decision.states()) {
+			limits.add(limitKey(state.policy(), state.id()));
+		}
+		for (PolicyState state : decision.observed()) {
+			limits.add(limitKey(state.policy(), state.id()));
+		}
+		return limits;
+	}
+
+	private static String limitKey(Policy policy, String id) {
+		return policy.name() + '\n' + id;
+	}
+
+	private RequestPlan decided(Outcome outcome, Identity identity, Classification classification) {
+		return RequestPlan.decided(RequestPlan.decision(outcome, identity, classification, this.clock));
+	}
+
+	// the budgets of failed logins: one token each, whatever the request's cost, and
+	// never a wait
+	private static void addLoginChecks(List<LimitCheck> checks, LoginProtection login, Identity identity,
+			LoginAttempt attempt) {
+		checks.add(LimitCheck.enforced(login.perAddress(), login.perAddress().storeKey(StoreKeys.escape(identity.ip())),
+				1));
+		Policy perAccount = login.perAccount();
+		if (perAccount != null && attempt.account() != null) {
+			checks.add(LimitCheck.enforced(perAccount, perAccount.storeKey(StoreKeys.escape(attempt.account())), 1));
+		}
+	}
+
+	// adds the check of one policy; answers the decision when the policy blocks the
+	// request outright
+	private @Nullable Decision addCheck(List<LimitCheck> checks, Policy policy, @Nullable String id, Identity identity,
+			Classification classification, long maxWait) {
+		if (id == null) {
+			return null;
+		}
+		// a limit of 0, or one whose bucket can never hold the cost: waiting would never
+		// help
+		if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
+			// a policy that does not enforce never blocks; it has nothing to measure
+			// either
+			return policy.enforced() ? new Decision(Outcome.BLOCKED, identity, classification, List.of(), null, 0,
+					policy, this.clock.instant()) : null;
+		}
+		boolean enforced = policy.enforced();
+		checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost(), enforced,
+				enforced ? maxWait : 0));
+		return null;
+	}
+
+}

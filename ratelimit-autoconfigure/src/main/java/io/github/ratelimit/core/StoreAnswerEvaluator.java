@@ -1,0 +1,185 @@
+package io.github.ratelimit.core;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.BandwidthResult;
+import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.Permits;
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreDecision;
+
+/**
+ * Turns the store's answer to a {@link RequestPlan}'s checks into a {@link Decision}: the
+ * state of every bandwidth, the warnings of soft limits and warn mode, what observed
+ * policies would have refused, and the binding state, which names the most actionable
+ * reason (on a refusal, the longest wait; otherwise the bandwidth closest to exhaustion).
+ * An admitted request's {@link Completion} gives back its waiting slot, permits and the
+ * tokens its final status may return. When the store could not answer, or answered a
+ * refusal it cannot explain, the failure mode decides, and {@link StoreFailures} records
+ * it.
+ */
+final class StoreAnswerEvaluator {
+
+	private final RateLimitStore store;
+
+	private final FailureMode failureMode;
+
+	private final @Nullable RateLimitStore fallbackStore;
+
+	private final StoreFailures storeFailures;
+
+	private final WaitingSlots waiting;
+
+	private final Clock clock;
+
+	/**
+	 * Creates an evaluator.
+	 * @param store the store that decides
+	 * @param failureMode what to do when it cannot
+	 * @param fallbackStore the per-instance store of {@link FailureMode#LOCAL}
+	 * @param storeFailures where the failures are recorded
+	 * @param waiting the waiting slots plans hold
+	 * @param clock the clock of {@link Decision#decidedAt()}
+	 */
+	StoreAnswerEvaluator(RateLimitStore store, FailureMode failureMode, @Nullable RateLimitStore fallbackStore,
+			StoreFailures storeFailures, WaitingSlots waiting, Clock clock) {
+		this.store = store;
+		this.failureMode = failureMode;
+		this.fallbackStore = fallbackStore;
+		this.storeFailures = storeFailures;
+		this.waiting = waiting;
+		this.clock = clock;
+	}
+
+	/** Evaluates the store's answer to a plan's checks. */
+	Decision evaluate(RequestPlan plan, StoreDecision storeDecision) {
+		return evaluate(plan, storeDecision, this.store);
+	}
+
+	/**
+	 * Decides a plan the store failed to decide by the failure mode.
+	 * @param plan the plan
+	 * @param failure why the store could not decide
+	 * @return the failure mode's decision
+	 */
+	Decision failed(RequestPlan plan, Throwable failure) {
+		this.waiting.release(plan);
+		this.storeFailures.record(failure);
+		return switch (this.failureMode) {
+			case OPEN -> plan.decision(Outcome.ADMITTED_ON_ERROR, this.clock);
+			case CLOSED -> plan.decision(Outcome.UNAVAILABLE, this.clock);
+			case LOCAL -> {
+				try {
+					yield evaluate(plan, this.fallbackStore.decide(plan.checks()), this.fallbackStore);
+				}
+				catch (RuntimeException ex) {
+					yield plan.decision(Outcome.ADMITTED_ON_ERROR, this.clock);
+				}
+			}
+		};
+	}
+
+	// store: the one that decided, which gets back what a response its limits do not
+	// count took
+	private Decision evaluate(RequestPlan plan, StoreDecision storeDecision, RateLimitStore store) {
+		List<LimitCheck> checks = plan.checks();
+		List<PolicyState> states = new ArrayList<>();
+		List<Decision.Warning> warnings = null;
+		List<PolicyState> observed = null;
+		PolicyState binding = null;
+		long longestWait = -1;
+		boolean admitted = storeDecision.admitted();
+		for (int i = 0; i < checks.size(); i++) {
+			LimitCheck check = checks.get(i);
+			List<BandwidthResult> results = storeDecision.results().get(i).bandwidths();
+			Policy policy = check.policy();
+			Mode mode = policy.mode();
+			String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account()
+					: plan.identity().idFor(policy.dimension());
+			for (int b = 0; b < results.size(); b++) {
+				BandwidthResult result = results.get(b);
+				boolean violated = !admitted && check.enforced() && result.wasShort();
+				// a token bucket a waiting request reserved from is short now but not
+				// violated
+				boolean wouldRefuse = !check.enforced() && result.wasShort();
+				// t: when this bucket holds the request's cost again; on a refusal, when
+				// the request could pass
+				long resetMillis = (violated || wouldRefuse) ? result.millisUntilCost() : result.millisUntilCostAgain();
+				long resetSeconds = violated ? Math.max(1, ceilSeconds(resetMillis)) : ceilSeconds(resetMillis);
+				PolicyState state = new PolicyState(policy, b, id, result.remaining(), resetSeconds, violated);
+				if (mode == Mode.OBSERVE) {
+					// observed policies never show: they only record what they would have
+					// refused
+					if (wouldRefuse) {
+						observed = add(observed, state);
+					}
+					continue;
+				}
+				states.add(state);
+				if (wouldRefuse) {
+					warnings = add(warnings, new Decision.Warning(state, true));
+				}
+				else if (policy.pastWarnAt(b, result.remaining())) {
+					warnings = add(warnings, new Decision.Warning(state, false));
+				}
+				if (admitted) {
+					// report the bandwidth closest to exhaustion; earlier (org first)
+					// wins ties
+					if (binding == null || result.remaining() < binding.remaining()) {
+						binding = state;
+					}
+				}
+				else if (violated && (resetMillis > longestWait || (resetMillis == longestWait
+						&& policy.dimension().ordinal() < binding.dimension().ordinal()))) {
+					// the longest wait is the most actionable reason: sooner would fail
+					// again
+					binding = state;
+					longestWait = resetMillis;
+				}
+			}
+		}
+		if (!admitted && binding == null) {
+			// a refusal that names no short bucket cannot be explained to the caller: the
+			// store is broken, and a broken store gets the failure mode, like one that is
+			// down
+			return failed(plan, this.storeFailures.inconsistent(storeDecision));
+		}
+		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
+		long retryAfter = admitted ? 0 : binding.resetSeconds();
+		long waitMillis = admitted ? storeDecision.waitMillis() : 0;
+		Completion completion = Completion.NONE;
+		OutcomeReservation reservation = admitted ? OutcomeReservation.of(checks, storeDecision, store) : null;
+		if (waitMillis > 0 && plan.waitingSlot()) {
+			completion = new Completion(storeDecision.permits(), this.waiting::release, reservation);
+		}
+		else {
+			this.waiting.release(plan);
+			if (storeDecision.permits() != Permits.NONE || reservation != null) {
+				completion = new Completion(storeDecision.permits(), null, reservation);
+			}
+		}
+		// states is this method's own list: wrap it rather than copy it
+		return new Decision(outcome, plan.identity(), plan.classification(), Collections.unmodifiableList(states),
+				binding, retryAfter, null, this.clock.instant(), (warnings != null) ? warnings : List.of(),
+				(observed != null) ? observed : List.of(), waitMillis, completion);
+	}
+
+	private static <T> List<T> add(@Nullable List<T> list, T element) {
+		List<T> result = (list != null) ? list : new ArrayList<>(2);
+		result.add(element);
+		return result;
+	}
+
+	private static long ceilSeconds(long millis) {
+		return (millis + 999) / 1000;
+	}
+
+}
