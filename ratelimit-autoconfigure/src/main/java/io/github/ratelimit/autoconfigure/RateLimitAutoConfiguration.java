@@ -74,7 +74,7 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PolicyTable rateLimitPolicyTable(RateLimitProperties properties) {
-		return RateLimitPropertiesValidator.policyTable(properties);
+		return PolicyMapper.policyTable(properties);
 	}
 
 	@Bean
@@ -87,7 +87,7 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	ControlStore rateLimitControlStore(RateLimitProperties properties) {
 		return new InMemoryControlStore(Clock.systemUTC(), InMemoryControlStore.DEFAULT_MAX_SUBJECTS,
-				RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
+				RuntimeControlMapper.maxActiveBans(properties.getBans()));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -95,9 +95,9 @@ public final class RateLimitAutoConfiguration {
 	RuntimeControl rateLimitRuntimeControl(RateLimitProperties properties, ControlStore controlStore,
 			PolicyRegistry policyRegistry) {
 		RuntimeControl control = new RuntimeControl(controlStore, policyRegistry,
-				RateLimitPropertiesValidator.accessRules(properties.getAccess(), policyRegistry.current()),
-				RateLimitPropertiesValidator.banRules(properties), Clock.systemUTC(),
-				RateLimitPropertiesValidator.refreshInterval(properties.getControl()));
+				RuntimeControlMapper.accessRules(properties.getAccess(), policyRegistry.current()),
+				RuntimeControlMapper.banRules(properties), Clock.systemUTC(),
+				RuntimeControlMapper.refreshInterval(properties.getControl()));
 		return control;
 	}
 
@@ -109,7 +109,7 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ClientIpResolver rateLimitClientIpResolver(RateLimitProperties properties) {
-		return RateLimitPropertiesValidator.clientIpResolver(properties.getIdentity());
+		return IdentityMapper.clientIpResolver(properties.getIdentity());
 	}
 
 	@Bean
@@ -120,7 +120,7 @@ public final class RateLimitAutoConfiguration {
 		RateLimitProperties.Identity identity = properties.getIdentity();
 		List<IdentityResolver> resolvers = new ArrayList<>(identityResolvers.orderedStream().toList());
 		if (!identity.getApiKeys().isEmpty()) {
-			resolvers.add(RateLimitPropertiesValidator.apiKeyResolver(identity, policyTable));
+			resolvers.add(IdentityMapper.apiKeyResolver(identity, policyTable));
 		}
 		if (SpringSecurityResolvers.isPresent()) {
 			resolvers.add(SpringSecurityResolvers.create(identity));
@@ -175,7 +175,7 @@ public final class RateLimitAutoConfiguration {
 			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),
 					policyTable.groups(), store.getClass().getSimpleName(), storage.getFailureMode());
 		}
-		LoginProtection loginProtection = RateLimitPropertiesValidator.loginProtection(properties);
+		LoginProtection loginProtection = LoginProtectionMapper.loginProtection(properties);
 		if (loginProtection != null) {
 			logger.info("Protecting logins: failed attempts {} per address, {} per account",
 					loginProtection.perAddress().limit().spec(),
@@ -195,7 +195,7 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnProperty(name = "ratelimit.login-protection.enabled", havingValue = "true")
 	LoginAttempts rateLimitLoginAttempts(RateLimitProperties properties,
 			ObjectProvider<LoginAccountResolver> accountResolver) {
-		return RateLimitPropertiesValidator.loginAttempts(properties, accountResolver.getIfUnique());
+		return LoginProtectionMapper.loginAttempts(properties, accountResolver.getIfUnique());
 	}
 
 	@Bean
@@ -207,7 +207,7 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitHeaders rateLimitHeaders(RateLimitProperties properties) {
-		return RateLimitPropertiesValidator.headers(properties.getHeaders());
+		return WebMapper.headers(properties.getHeaders());
 	}
 
 	@Bean
@@ -250,7 +250,7 @@ public final class RateLimitAutoConfiguration {
 			PolicyTable policies) {
 		return () -> {
 			classifier.prepare();
-			RateLimitPropertiesValidator.checkGroups(properties, classifier, policies);
+			WebMapper.checkGroups(properties, classifier, policies);
 			List<String> annotated = classifier.describeAnnotated();
 			if (!annotated.isEmpty()) {
 				logger.info("Rate-limited handlers and routes: {}", String.join("; ", annotated));
@@ -275,7 +275,7 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
-			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(), handlerRules(
+			return WebMapper.classifier(properties, context.getEnvironment(), handlerRules(
 					() -> ServletAnnotatedRoutes.find(context), () -> ServletFunctionalRoutes.find(context)));
 		}
 
@@ -325,7 +325,7 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		EndpointClassifier rateLimitEndpointClassifier(RateLimitProperties properties, ApplicationContext context) {
-			return RateLimitPropertiesValidator.classifier(properties, context.getEnvironment(), handlerRules(
+			return WebMapper.classifier(properties, context.getEnvironment(), handlerRules(
 					() -> ReactiveAnnotatedRoutes.find(context), () -> ReactiveFunctionalRoutes.find(context)));
 		}
 

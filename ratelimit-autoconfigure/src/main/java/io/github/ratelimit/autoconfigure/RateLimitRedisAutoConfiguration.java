@@ -85,7 +85,7 @@ public final class RateLimitRedisAutoConfiguration {
 					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",
 							"needs com.bucket4j:bucket4j_jdk17-lettuce on the classpath", "script");
 				}
-				String needsScript = RateLimitPropertiesValidator.needsScript(properties);
+				String needsScript = PolicyMapper.needsScript(properties);
 				if (needsScript != null) {
 					throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.strategy", "bucket4j",
 							"the bucket4j strategy decides token buckets only, but " + needsScript
@@ -116,8 +116,7 @@ public final class RateLimitRedisAutoConfiguration {
 	@ConditionalOnMissingBean(ControlStore.class)
 	RedisControlStore rateLimitControlStore(RateLimitRedisClient connector, RateLimitProperties properties) {
 		return new RedisControlStore(connector, properties.getStorage().getKeyPrefix(),
-				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS),
-				RateLimitPropertiesValidator.maxActiveBans(properties.getBans()));
+				Duration.ofSeconds(CONTROL_TIMEOUT_SECONDS), RuntimeControlMapper.maxActiveBans(properties.getBans()));
 	}
 
 	private static Duration leaseTime(RateLimitProperties.Redis redis) {

@@ -1,0 +1,134 @@
+package io.github.ratelimit.autoconfigure;
+
+import io.github.ratelimit.control.BanRule;
+import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.identity.LoginAccountResolver;
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.CountedResponses;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.web.LoginAttempts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * Maps {@code ratelimit.login-protection} into the limiter's login protection and the
+ * gate's rules of login attempts, failing on the first invalid property with an
+ * {@link InvalidRateLimitConfigurationException} that names it and shows a valid value.
+ */
+final class LoginProtectionMapper {
+
+	private LoginProtectionMapper() {
+	}
+
+	/** Failed-login protection, or {@code null} when it is off. */
+	static io.github.ratelimit.core.@Nullable LoginProtection loginProtection(RateLimitProperties properties) {
+		RateLimitProperties.LoginProtection login = properties.getLoginProtection();
+		if (!login.isEnabled()) {
+			return null;
+		}
+		String property = "ratelimit.login-protection";
+		if (!properties.getFilter().isGateEnabled()) {
+			// the gate before authentication is what counts attempts: without it nothing
+			// would be protected
+			throw new InvalidRateLimitConfigurationException(property + ".enabled", true,
+					"login protection needs the gate before authentication, which ratelimit.filter.gate-enabled=false "
+							+ "turns off",
+					"false");
+		}
+		Limit perAddress = failureLimit(property + ".per-address", login.getPerAddress(), "10/1m");
+		String perAccountText = login.getPerAccount();
+		Limit perAccount = (perAccountText == null || perAccountText.isBlank()
+				|| "none".equalsIgnoreCase(perAccountText.strip())) ? null
+						: failureLimit(property + ".per-account", perAccountText, "20/15m");
+		CountedResponses failures;
+		try {
+			failures = CountedResponses.parse(login.getCount());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", login.getCount()),
+					ex.getMessage(), "401");
+		}
+		if (failures.all()) {
+			throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", login.getCount()),
+					"login protection counts failed attempts only", "401");
+		}
+		BanRules.Settings bans = login.getBans().toSettings();
+		RuntimeControlMapper.checkBans(property + ".bans", bans);
+		BanRule rule;
+		try {
+			rule = new BanRules(bans, Map.of(), Map.of()).ruleFor("", "");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException(property + ".bans.max-duration", bans.maxDuration(),
+					ex.getMessage(), "24h");
+		}
+		checkFormLogin(property + ".form-login", login.getFormLogin());
+		return new io.github.ratelimit.core.LoginProtection(perAddress, perAccount, failures, rule,
+				properties.getStorage().getKeyPrefix());
+	}
+
+	private static Limit failureLimit(String property, @Nullable String text, String example) {
+		Limit limit;
+		try {
+			limit = LimitParser.parse((text != null) ? text : "");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRateLimitConfigurationException(property, text, ex.getMessage(), example);
+		}
+		if (limit.blocked() || limit.has(ConcurrencyLimit.class)) {
+			throw new InvalidRateLimitConfigurationException(property, text,
+					"must be a number of failed attempts over a period", example);
+		}
+		return limit;
+	}
+
+	private static void checkFormLogin(String property, RateLimitProperties.FormLogin form) {
+		if (form.getPath() == null || !form.getPath().startsWith("/")) {
+			throw new InvalidRateLimitConfigurationException(property + ".path", form.getPath(),
+					"must be a path starting with /", "/login");
+		}
+		if (form.getUsernameParameter() == null || form.getUsernameParameter().isBlank()) {
+			throw new InvalidRateLimitConfigurationException(property + ".username-parameter",
+					form.getUsernameParameter(), "must not be empty", "username");
+		}
+		if (form.getFailureUrl() == null || form.getFailureUrl().isBlank()) {
+			throw new InvalidRateLimitConfigurationException(property + ".failure-url", form.getFailureUrl(),
+					"must not be empty", "/login?error");
+		}
+	}
+
+	/**
+	 * Which requests are login attempts, or {@code null} when logins are not protected.
+	 */
+	static @Nullable LoginAttempts loginAttempts(RateLimitProperties properties,
+			@Nullable LoginAccountResolver resolver) {
+		RateLimitProperties.LoginProtection login = properties.getLoginProtection();
+		if (!login.isEnabled()) {
+			return null;
+		}
+		RateLimitProperties.FormLogin form = login.getFormLogin();
+		checkFormLogin("ratelimit.login-protection.form-login", form);
+		PathPattern formPath = pathPattern("ratelimit.login-protection.form-login.path", form.getPath());
+		List<PathPattern> paths = new ArrayList<>();
+		for (String path : login.getPaths()) {
+			paths.add(pathPattern("ratelimit.login-protection.paths", path));
+		}
+		return new LoginAttempts(formPath, form.getUsernameParameter(), form.getFailureUrl(), paths, resolver);
+	}
+
+	private static PathPattern pathPattern(String property, @Nullable String path) {
+		try {
+			return PathPatternParser.defaultInstance.parse((path != null) ? path : "");
+		}
+		catch (RuntimeException ex) {
+			throw new InvalidRateLimitConfigurationException(property, path, ex.getMessage(), "/api/login");
+		}
+	}
+
+}

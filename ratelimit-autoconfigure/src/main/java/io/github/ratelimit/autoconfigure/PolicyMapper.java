@@ -1,0 +1,170 @@
+package io.github.ratelimit.autoconfigure;
+
+import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.CountedResponses;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyOptions;
+import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.policy.WarnAt;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Maps the limits, groups, modes and soft limits of {@link RateLimitProperties} into the
+ * {@link PolicyTable}, failing on the first invalid property with an
+ * {@link InvalidRateLimitConfigurationException} that names it and shows a valid value.
+ */
+final class PolicyMapper {
+
+	private PolicyMapper() {
+	}
+
+	/**
+	 * The longest max-wait: a waiting request holds a thread (servlet) or a connection.
+	 */
+	static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
+	static PolicyTable policyTable(RateLimitProperties properties) {
+		String prefix = properties.getStorage().getKeyPrefix();
+		if (prefix == null || prefix.length() > 64 || prefix.chars().anyMatch((c) -> c <= ' ' || c > '~')) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
+					"use at most 64 printable ASCII characters without spaces", "rl:");
+		}
+		// the limits as the binder parsed them: none is parsed again
+		PolicyTable table = PolicyTable.of(tierLimits(properties.getTiers()), properties.getIp(),
+				properties.getGroups().keySet(), prefix, policyOptions(properties));
+		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
+		return table;
+	}
+
+	/**
+	 * Tier, dimension, group, limit: the shape {@link PolicyTable} reads; quotas as group
+	 * "all".
+	 */
+	static Map<String, Map<String, Map<String, Limit>>> tierLimits(Map<String, RateLimitProperties.Tier> tiers) {
+		Map<String, Map<String, Map<String, Limit>>> limits = new LinkedHashMap<>();
+		tiers.forEach((name, tier) -> {
+			Map<String, Map<String, Limit>> dimensions = new LinkedHashMap<>();
+			putIfAny(dimensions, "org", tier.getOrg());
+			putIfAny(dimensions, "user", tier.getUser());
+			putIfAny(dimensions, "token", tier.getToken());
+			putIfAny(dimensions, "ip", tier.getIp());
+			tier.getQuota().forEach((dimension, limit) -> {
+				if (Dimension.fromKey(dimension) == null) {
+					throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + name + ".quota." + dimension,
+							limit, "unknown dimension; use user, org, token or ip",
+							"ratelimit.tiers." + name + ".quota.org=1000000/month");
+				}
+				if (dimensions.getOrDefault(dimension, Map.of()).containsKey(Policy.ALL_GROUPS)) {
+					throw new InvalidRateLimitConfigurationException(
+							"ratelimit.tiers." + name + "." + dimension + "." + Policy.ALL_GROUPS, limit,
+							"'all' is reserved for tier-wide quotas; set them under quota",
+							"ratelimit.tiers." + name + ".quota." + dimension + "=1000000/month");
+				}
+				dimensions.computeIfAbsent(dimension, (key) -> new LinkedHashMap<>()).put(Policy.ALL_GROUPS, limit);
+			});
+			limits.put(name, dimensions);
+		});
+		return limits;
+	}
+
+	static void putIfAny(Map<String, Map<String, Limit>> dimensions, String dimension, Map<String, Limit> limits) {
+		if (!limits.isEmpty()) {
+			dimensions.put(dimension, new LinkedHashMap<>(limits));
+		}
+	}
+
+	static PolicyOptions policyOptions(RateLimitProperties properties) {
+		Map<String, PolicyOptions.Tuning> tiers = new LinkedHashMap<>();
+		properties.getTiers()
+			.forEach((name, tier) -> tiers.put(name,
+					new PolicyOptions.Tuning(tier.getMode(), percent(tier.getWarnAt()))));
+		Map<String, PolicyOptions.GroupOptions> groups = new LinkedHashMap<>();
+		properties.getGroups().forEach((name, group) -> {
+			String property = "ratelimit.groups." + name;
+			if (group.getConcurrency() < 0 || group.getConcurrency() > ConcurrencyLimit.MAX_PERMITS) {
+				throw new InvalidRateLimitConfigurationException(property + ".concurrency", group.getConcurrency(),
+						"must be between 1 and " + ConcurrencyLimit.MAX_PERMITS + ", or 0 for no cap", "2");
+			}
+			Duration maxWait = group.getMaxWait();
+			if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
+				throw new InvalidRateLimitConfigurationException(property + ".max-wait", maxWait,
+						"must be between 0 and " + MAX_WAIT.toSeconds() + "s: a request waits holding a thread or a "
+								+ "connection",
+						"200ms");
+			}
+			CountedResponses counts;
+			try {
+				counts = CountedResponses.parse(group.getCount());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRateLimitConfigurationException(property + ".count",
+						String.join(", ", group.getCount()), ex.getMessage(), CountedResponses.EXAMPLE);
+			}
+			groups.put(name,
+					new PolicyOptions.GroupOptions(
+							new PolicyOptions.Tuning(group.getMode(), percent(group.getWarnAt())),
+							group.getConcurrency(), maxWait, counts));
+		});
+		Integer warnAt = percent(properties.getWarnAt());
+		if (properties.getWaiting().getMaxRequests() < 0) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.waiting.max-requests",
+					properties.getWaiting().getMaxRequests(), "must not be negative", "100");
+		}
+		return new PolicyOptions(properties.getQuotas().getZone(), properties.getMode(), (warnAt != null) ? warnAt : 0,
+				tiers, groups);
+	}
+
+	/**
+	 * What in the configuration only the script strategy can decide (a calendar quota, a
+	 * concurrency cap, a max-wait), described with its property; {@code null} when token
+	 * buckets are all there is.
+	 */
+	static @Nullable String needsScript(RateLimitProperties properties) {
+		for (Map.Entry<String, RateLimitProperties.Group> group : properties.getGroups().entrySet()) {
+			if (group.getValue().getConcurrency() > 0) {
+				return "ratelimit.groups." + group.getKey() + ".concurrency";
+			}
+			if (group.getValue().getMaxWait().toMillis() > 0) {
+				return "ratelimit.groups." + group.getKey() + ".max-wait";
+			}
+		}
+		PolicyTable table = policyTable(properties);
+		for (String group : table.groups()) {
+			for (Policy policy : table.policiesOfGroup(group)) {
+				if (policy.limit().has(CalendarQuota.class) || policy.limit().has(ConcurrencyLimit.class)) {
+					return "policy " + policy.name() + " (" + policy.limit().spec() + ")";
+				}
+			}
+		}
+		return null;
+	}
+
+	/** The share of a soft limit; {@code null} when unset. */
+	static @Nullable Integer percent(@Nullable WarnAt warnAt) {
+		return (warnAt != null) ? warnAt.percent() : null;
+	}
+
+	/**
+	 * A group whose cost exceeds a bucket's capacity could never be called: a
+	 * configuration mistake.
+	 */
+	static void checkCostFits(PolicyTable table, String group, long cost) {
+		for (Policy policy : table.policiesOfGroup(group)) {
+			if (!policy.limit().blocked() && cost > policy.limit().maxCost()) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".cost", cost,
+						"a request would cost more than the " + policy.limit().maxCost() + " tokens that policy '"
+								+ policy.name() + "' (" + policy.limit().spec()
+								+ ") can ever hold; raise that limit or its burst, or use 0 to block the group",
+						String.valueOf(policy.limit().maxCost()));
+			}
+		}
+	}
+
+}
