@@ -98,12 +98,8 @@ public final class RateLimitAutoConfiguration {
 				RuntimeControlMapper.accessRules(properties.getAccess(), policyRegistry.current()),
 				RuntimeControlMapper.banRules(properties), Clock.systemUTC(),
 				RuntimeControlMapper.refreshInterval(properties.getControl()));
+		control.start();
 		return control;
-	}
-
-	@Bean
-	BackgroundWork rateLimitRuntimeControlRefresh(RuntimeControl runtimeControl) {
-		return new BackgroundWork(runtimeControl::start, runtimeControl::close);
 	}
 
 	@Bean

@@ -95,16 +95,8 @@ public final class RateLimitRedisAutoConfiguration {
 				yield new Bucket4jRedisRateLimitStore(connector, timeout, breaker);
 			}
 		};
+		store.start();
 		return store;
-	}
-
-	@Bean
-	BackgroundWork rateLimitStoreConnect(RateLimitStore store) {
-		// connects in the background before the first request; starting again is harmless
-		Runnable connect = (store instanceof RedisRateLimitStore<?> redis) ? redis::start : () -> {
-		};
-		return new BackgroundWork(connect, () -> {
-		});
 	}
 
 	/**

@@ -47,20 +47,6 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 	}
 
 	@Test
-	void theRefreshRunsInTheLifecycleBeforeTheWebServerAndStopsAfterIt() {
-		this.runner.run((context) -> {
-			BackgroundWork refresh = context.getBean("rateLimitRuntimeControlRefresh", BackgroundWork.class);
-			assertThat(refresh.isRunning()).isTrue();
-			// started before Boot's web server takes requests, stopped after it stops
-			// taking them
-			assertThat(refresh.getPhase()).isLessThan(
-					org.springframework.boot.web.server.context.WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE);
-			context.stop();
-			assertThat(refresh.isRunning()).isFalse();
-		});
-	}
-
-	@Test
 	void theEndpointExistsOnceExposed() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
 			.run((context) -> assertThat(context).hasSingleBean(RateLimitsEndpoint.class));
