@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -37,6 +38,12 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 
 	/** How often a store that has never connected says so again. */
 	static final long NEVER_CONNECTED_WARNING_INTERVAL_NANOS = 60_000_000_000L;
+
+	/**
+	 * A connect under way for longer than this is stuck (Lettuce's own connect timeout is
+	 * 10 s): said, so that a store that never connects is never silent.
+	 */
+	static final long STUCK_CONNECT_NANOS = 15_000_000_000L;
 
 	private final RedisConnector connector;
 
@@ -70,6 +77,8 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 	private volatile long lastWarningNanos;
 
 	private volatile boolean closed;
+
+	private final AtomicLong lastStuckWarningNanos = new AtomicLong();
 
 	/**
 	 * Completes with the session of the connect under way, or {@code null} when the
@@ -117,7 +126,23 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		if (connectIsDue(current, now)) {
 			connectInBackground(now);
 		}
+		else if (this.connecting.get()) {
+			warnIfStuck(now);
+		}
 		return null;
+	}
+
+	// a connect that neither opens nor fails (a thread dump of ratelimit-redis-connect
+	// shows
+	// where it waits) leaves every decision to the failure mode: say so, once a minute
+	private void warnIfStuck(long now) {
+		long started = this.lastAttemptNanos;
+		long last = this.lastStuckWarningNanos.get();
+		if (now - started >= STUCK_CONNECT_NANOS && (last == 0 || now - last >= NEVER_CONNECTED_WARNING_INTERVAL_NANOS)
+				&& this.lastStuckWarningNanos.compareAndSet(last, now)) {
+			logger.warn("A connect to Redis for rate limiting has been under way for {} s without opening or failing; "
+					+ "requests get the storage failure mode meanwhile", (now - started) / 1_000_000_000L);
+		}
 	}
 
 	/**

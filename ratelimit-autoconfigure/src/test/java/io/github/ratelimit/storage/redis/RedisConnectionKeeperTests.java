@@ -1,6 +1,7 @@
 package io.github.ratelimit.storage.redis;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -40,6 +41,44 @@ class RedisConnectionKeeperTests {
 			now.addAndGet(Duration.ofSeconds(31).toNanos());
 			attempt(keeper, attempts, 3);
 			assertThat(output).containsOnlyOnce("Still cannot connect to Redis for rate limiting after 61 s");
+		}
+	}
+
+	@Test
+	void aConnectThatNeitherOpensNorFailsIsSaidOnceAMinute(CapturedOutput output) throws Exception {
+		AtomicLong now = new AtomicLong(1_000_000_000L);
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger attempts = new AtomicInteger();
+		RedisConnector stuck = () -> {
+			attempts.incrementAndGet();
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			throw new RedisConnectionException("released");
+		};
+		try (RedisConnectionKeeper<ScriptSession> keeper = new RedisConnectionKeeper<>(stuck, (connection) -> {
+			throw new IllegalStateException("never connects");
+		}, Duration.ofSeconds(1), Duration.ofSeconds(1), now::get)) {
+			assertThat(keeper.session()).isNull();
+			await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 1);
+			now.addAndGet(Duration.ofSeconds(10).toNanos());
+			assertThat(keeper.session()).isNull();
+			assertThat(output).doesNotContain("under way");
+			now.addAndGet(Duration.ofSeconds(6).toNanos());
+			assertThat(keeper.session()).isNull();
+			assertThat(keeper.session()).isNull();
+			assertThat(output).containsOnlyOnce("A connect to Redis for rate limiting has been under way for 16 s");
+			now.addAndGet(Duration.ofSeconds(60).toNanos());
+			assertThat(keeper.session()).isNull();
+			assertThat(output).contains("has been under way for 76 s");
+			// still one attempt: a stuck connect is not piled on
+			assertThat(attempts).hasValue(1);
+		}
+		finally {
+			release.countDown();
 		}
 	}
 
