@@ -207,7 +207,11 @@ final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseab
 		}
 		catch (RuntimeException ex) {
 			long now = this.nanoTime.getAsLong();
-			if (!this.failing) {
+			if (this.closed) {
+				// the store was closed under the connect: nothing to tell
+				logger.debug("Connect to Redis for rate limiting ended by close", ex);
+			}
+			else if (!this.failing) {
 				this.failing = true;
 				this.failingSinceNanos = now;
 				this.lastWarningNanos = now;
