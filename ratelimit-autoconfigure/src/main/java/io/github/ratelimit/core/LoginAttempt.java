@@ -1,9 +1,5 @@
 package io.github.ratelimit.core;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
@@ -43,18 +39,7 @@ public record LoginAttempt(@Nullable String account) {
 		if (trimmed.length() > MAX_NAME_LENGTH) {
 			trimmed = trimmed.substring(0, MAX_NAME_LENGTH);
 		}
-		return new LoginAttempt(hash(trimmed.toLowerCase(Locale.ROOT)));
-	}
-
-	// '#' marks a hash as in StoreKeys: the store key keeps it as it is
-	private static String hash(String name) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-			return "#" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest).substring(0, 22);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return new LoginAttempt(StoreKeys.hashed(trimmed.toLowerCase(Locale.ROOT)));
 	}
 
 }

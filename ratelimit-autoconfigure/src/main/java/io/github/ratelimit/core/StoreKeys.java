@@ -36,8 +36,11 @@ public final class StoreKeys {
 				|| c == '_' || c == '@' || c == ':' || c == '/';
 	}
 
-	// '#' never occurs in a plain id, so a hashed id cannot equal a plain one
-	private static String hashed(String id) {
+	/**
+	 * A short hash of an id ({@code #} and 22 characters of SHA-256, base64url). '#'
+	 * never occurs in a plain id, so a hashed id cannot equal a plain one.
+	 */
+	static String hashed(String id) {
 		try {
 			byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
 			return "#" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest).substring(0, 22);

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -62,6 +63,14 @@ abstract class AuthRefusalBehaviourTests {
 		properties.put("ratelimit.tiers.premium.user.secure", "1000/1h");
 		Class<?> guard = (this.stack == Stack.MVC) ? MvcPasswordGuard.class : WebFluxPasswordGuard.class;
 		this.app = BehaviourApp.start(this.stack, properties, guard).awaitStoreConnected();
+	}
+
+	@AfterEach
+	void noDecisionTookTheFailureMode() {
+		// an exact count is the store's: a decision that fell back to the failure mode
+		// would
+		// be decided elsewhere
+		assertThat(app().failureModeDecisions()).as("decisions that got the failure mode").isZero();
 	}
 
 	@AfterAll

@@ -10,6 +10,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 
 /**
@@ -65,6 +66,14 @@ final class BehaviourApp implements AutoCloseable {
 			}
 		});
 		return this;
+	}
+
+	/**
+	 * How many decisions of this app got the storage failure mode instead of the store's
+	 * answer: a test that counts exactly asserts none did.
+	 */
+	long failureModeDecisions() {
+		return this.context.getBean(RateLimiter.class).storeFailures().failureModeLog().total();
 	}
 
 	int port() {

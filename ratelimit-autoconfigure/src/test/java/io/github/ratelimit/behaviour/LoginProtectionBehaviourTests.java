@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -65,6 +66,14 @@ abstract class LoginProtectionBehaviourTests {
 				? new Class<?>[] { MvcPasswordGuard.class, MvcFormLoginGuard.class }
 				: new Class<?>[] { WebFluxPasswordGuard.class, WebFluxFormLoginGuard.class };
 		this.app = BehaviourApp.start(this.stack, properties, guards).awaitStoreConnected();
+	}
+
+	@AfterEach
+	void noDecisionTookTheFailureMode() {
+		// an exact count is the store's: a decision that fell back to the failure mode
+		// would
+		// be decided elsewhere
+		assertThat(app().failureModeDecisions()).as("decisions that got the failure mode").isZero();
 	}
 
 	@AfterAll

@@ -63,6 +63,9 @@ class LoginProtectionTwoInstancesTests {
 				assertThat(reply.status()).as("guess %d: %s", i + 1, reply).isEqualTo(401);
 			}
 			for (BehaviourApp app : apps) {
+				assertThat(app.failureModeDecisions()).as("decisions that got the failure mode").isZero();
+			}
+			for (BehaviourApp app : apps) {
 				Reply throttled = basic(app, "192.0.2." + (1 + stack.ordinal()), account, "guess");
 				assertThat(throttled.status()).as("%s", throttled).isEqualTo(429);
 				assertThat(throttled.json().get("scope").asString()).isEqualTo("account");

@@ -7,6 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -47,6 +48,14 @@ abstract class OutcomeCountingBehaviourTests {
 		properties.put("ratelimit.tiers.anonymous.ip.pin", "100/1h");
 		Class<?> endpoints = (this.stack == Stack.MVC) ? MvcLoginEndpoints.class : WebFluxLoginEndpoints.class;
 		this.app = BehaviourApp.start(this.stack, properties, PasswordChecks.class, endpoints).awaitStoreConnected();
+	}
+
+	@AfterEach
+	void noDecisionTookTheFailureMode() {
+		// an exact count is the store's: a decision that fell back to the failure mode
+		// would
+		// be decided elsewhere
+		assertThat(app().failureModeDecisions()).as("decisions that got the failure mode").isZero();
 	}
 
 	@AfterAll

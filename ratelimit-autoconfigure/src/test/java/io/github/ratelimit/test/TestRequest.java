@@ -10,8 +10,8 @@ import org.springframework.util.LinkedCaseInsensitiveMap;
 import io.github.ratelimit.identity.ClientRequest;
 
 /**
- * A request for tests of the web-free core: a TCP peer, header field lines and a
- * principal.
+ * A request for tests of the web-free core: a method and path, a TCP peer, header field
+ * lines and a principal.
  */
 public final class TestRequest implements ClientRequest {
 
@@ -21,12 +21,28 @@ public final class TestRequest implements ClientRequest {
 
 	private @Nullable Object principal;
 
-	private TestRequest(@Nullable String remoteAddress) {
+	private final String method;
+
+	private final String path;
+
+	private TestRequest(@Nullable String remoteAddress, String method, String path) {
 		this.remoteAddress = remoteAddress;
+		this.method = method;
+		this.path = path;
 	}
 
 	public static TestRequest from(@Nullable String remoteAddress) {
-		return new TestRequest(remoteAddress);
+		return new TestRequest(remoteAddress, "GET", "/");
+	}
+
+	/** A GET of {@code path} from an unknown peer. */
+	public static TestRequest get(String path) {
+		return new TestRequest(null, "GET", path);
+	}
+
+	/** A POST to {@code path} from an unknown peer. */
+	public static TestRequest post(String path) {
+		return new TestRequest(null, "POST", path);
 	}
 
 	/** Adds a field line (a header may have several). */
@@ -42,12 +58,12 @@ public final class TestRequest implements ClientRequest {
 
 	@Override
 	public String method() {
-		return "GET";
+		return this.method;
 	}
 
 	@Override
 	public String path() {
-		return "/";
+		return this.path;
 	}
 
 	@Override

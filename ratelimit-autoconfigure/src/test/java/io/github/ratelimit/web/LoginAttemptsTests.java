@@ -10,13 +10,12 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.server.PathContainer;
-import org.springframework.util.LinkedCaseInsensitiveMap;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 import io.github.ratelimit.core.LoginAttempt;
-import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.LoginAccountResolver;
+import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,53 +47,53 @@ class LoginAttemptsTests {
 		return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
 	}
 
-	private @Nullable LoginAttempt attempt(StubRequest request) {
+	private @Nullable LoginAttempt attempt(TestRequest request) {
 		return attempt(this.attempts, request, NO_FORM);
 	}
 
-	private static @Nullable LoginAttempt attempt(LoginAttempts attempts, StubRequest request,
+	private static @Nullable LoginAttempt attempt(LoginAttempts attempts, TestRequest request,
 			Function<String, @Nullable String> form) {
 		return attempts.attempt(request, PathContainer.parsePath(request.path()), form);
 	}
 
 	@Test
 	void aRequestWithoutCredentialsThatIsNoFormLoginIsNoAttempt() {
-		assertThat(attempt(StubRequest.get("/orders"))).isNull();
-		assertThat(attempt(StubRequest.post("/orders"))).isNull();
+		assertThat(attempt(TestRequest.get("/orders"))).isNull();
+		assertThat(attempt(TestRequest.post("/orders"))).isNull();
 		// other headers are not credentials
-		assertThat(attempt(StubRequest.get("/orders").header("Cookie", "SESSION=abc"))).isNull();
+		assertThat(attempt(TestRequest.get("/orders").header("Cookie", "SESSION=abc"))).isNull();
 	}
 
 	@Test
 	void httpBasicNamesTheAccount() {
-		LoginAttempt attempt = attempt(StubRequest.get("/orders").header("Authorization", basic("alice:pw")));
+		LoginAttempt attempt = attempt(TestRequest.get("/orders").header("Authorization", basic("alice:pw")));
 		assertThat(attempt).isEqualTo(LoginAttempt.on("alice"));
 		assertThat(attempt.account()).isNotNull();
 		// a colon in the password does not end the user name early
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", basic("alice:p:w:d"))))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", basic("alice:p:w:d"))))
 			.isEqualTo(LoginAttempt.on("alice"));
 	}
 
 	@Test
 	void theBasicSchemeIsCaseInsensitive() {
 		String credentials = basic("alice:pw").substring("Basic ".length());
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", "basic " + credentials)))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", "basic " + credentials)))
 			.isEqualTo(LoginAttempt.on("alice"));
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", "BASIC " + credentials)))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", "BASIC " + credentials)))
 			.isEqualTo(LoginAttempt.on("alice"));
 	}
 
 	@Test
 	void malformedBasicCredentialsAreStillAnAttemptOnNoAccount() {
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", "Basic !!!not-base64!!!")))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", "Basic !!!not-base64!!!")))
 			.isSameAs(LoginAttempt.ANONYMOUS);
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", basic("alice-without-colon"))))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", basic("alice-without-colon"))))
 			.isSameAs(LoginAttempt.ANONYMOUS);
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", basic(":pw"))))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", basic(":pw"))))
 			.isSameAs(LoginAttempt.ANONYMOUS);
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", "Basic ")))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", "Basic ")))
 			.isSameAs(LoginAttempt.ANONYMOUS);
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", "Basic")))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", "Basic")))
 			.isSameAs(LoginAttempt.ANONYMOUS);
 	}
 
@@ -103,13 +102,13 @@ class LoginAttemptsTests {
 		// well-formed credentials for alice, but far longer than anybody's
 		String header = basic("alice:" + "p".repeat(3800));
 		assertThat(header.length()).isGreaterThan(5000);
-		assertThat(attempt(StubRequest.get("/orders").header("Authorization", header)))
+		assertThat(attempt(TestRequest.get("/orders").header("Authorization", header)))
 			.isSameAs(LoginAttempt.ANONYMOUS);
 	}
 
 	@Test
 	void aBearerTokenIsAnAttemptThatNamesNoAccount() {
-		LoginAttempt attempt = attempt(StubRequest.get("/orders").header("Authorization", "Bearer xyz"));
+		LoginAttempt attempt = attempt(TestRequest.get("/orders").header("Authorization", "Bearer xyz"));
 		assertThat(attempt).isNotNull();
 		assertThat(attempt.account()).isNull();
 	}
@@ -118,20 +117,20 @@ class LoginAttemptsTests {
 	void aFormLoginNamesTheAccountByItsUsernameParameter() {
 		List<String> asked = new ArrayList<>();
 		Map<String, String> form = Map.of("username", " Alice ", "password", "secret");
-		LoginAttempt attempt = attempt(this.attempts, StubRequest.post("/login"), (name) -> {
+		LoginAttempt attempt = attempt(this.attempts, TestRequest.post("/login"), (name) -> {
 			asked.add(name);
 			return form.get(name);
 		});
 		assertThat(attempt).isEqualTo(LoginAttempt.on("alice"));
 		assertThat(asked).containsExactly("username");
 		// a form login without the parameter is an attempt on no account
-		assertThat(attempt(this.attempts, StubRequest.post("/login"), (name) -> null)).isSameAs(LoginAttempt.ANONYMOUS);
+		assertThat(attempt(this.attempts, TestRequest.post("/login"), (name) -> null)).isSameAs(LoginAttempt.ANONYMOUS);
 		assertThat(this.attempts.isFormLogin("POST", PathContainer.parsePath("/login"))).isTrue();
 	}
 
 	@Test
 	void aGetOfTheLoginPageIsNoAttempt() {
-		assertThat(attempt(StubRequest.get("/login"))).isNull();
+		assertThat(attempt(TestRequest.get("/login"))).isNull();
 		assertThat(this.attempts.isFormLogin("GET", PathContainer.parsePath("/login"))).isFalse();
 		// nor is a POST elsewhere a form login
 		assertThat(this.attempts.isFormLogin("POST", PathContainer.parsePath("/login/other"))).isFalse();
@@ -139,11 +138,11 @@ class LoginAttemptsTests {
 
 	@Test
 	void everyRequestToAConfiguredLoginPathIsAnAttempt() {
-		assertThat(attempt(this.attempts, StubRequest.get("/api/login"), (name) -> null))
+		assertThat(attempt(this.attempts, TestRequest.get("/api/login"), (name) -> null))
 			.isSameAs(LoginAttempt.ANONYMOUS);
-		assertThat(attempt(this.attempts, StubRequest.post("/api/login"), Map.of("username", "carol")::get))
+		assertThat(attempt(this.attempts, TestRequest.post("/api/login"), Map.of("username", "carol")::get))
 			.isEqualTo(LoginAttempt.on("carol"));
-		assertThat(attempt(StubRequest.get("/api/login/help"))).isNull();
+		assertThat(attempt(TestRequest.get("/api/login/help"))).isNull();
 		// a request to such a path is no form login: its redirects are not read as
 		// failures
 		assertThat(this.attempts.isFormLogin("POST", PathContainer.parsePath("/api/login"))).isFalse();
@@ -152,7 +151,7 @@ class LoginAttemptsTests {
 	@Test
 	void anAccountResolverThatNamesTheAccountWinsOverBasicAndTheForm() {
 		LoginAttempts attempts = attempts((request) -> request.header("X-Login-User"));
-		StubRequest request = StubRequest.post("/login")
+		TestRequest request = TestRequest.post("/login")
 			.header("Authorization", basic("alice:pw"))
 			.header("X-Login-User", "bob");
 		assertThat(attempt(attempts, request, Map.of("username", "carol")::get)).isEqualTo(LoginAttempt.on("bob"));
@@ -161,12 +160,12 @@ class LoginAttemptsTests {
 	@Test
 	void anAccountResolverThatNamesNoneFallsBackToTheBuiltInRules() {
 		LoginAttempts attempts = attempts((request) -> request.header("X-Login-User"));
-		assertThat(attempt(attempts, StubRequest.get("/orders").header("Authorization", basic("alice:pw")), NO_FORM))
+		assertThat(attempt(attempts, TestRequest.get("/orders").header("Authorization", basic("alice:pw")), NO_FORM))
 			.isEqualTo(LoginAttempt.on("alice"));
-		assertThat(attempt(attempts, StubRequest.post("/login"), Map.of("username", "carol")::get))
+		assertThat(attempt(attempts, TestRequest.post("/login"), Map.of("username", "carol")::get))
 			.isEqualTo(LoginAttempt.on("carol"));
 		// the resolver does not make a request without credentials an attempt
-		assertThat(attempt(attempts, StubRequest.get("/orders").header("X-Login-User", "bob"), NO_FORM)).isNull();
+		assertThat(attempt(attempts, TestRequest.get("/orders").header("X-Login-User", "bob"), NO_FORM)).isNull();
 	}
 
 	@Test
@@ -194,66 +193,6 @@ class LoginAttemptsTests {
 		assertThat(this.attempts.outcome(true, 401, null)).isEqualTo(401);
 		// only a redirect points to the failure URL
 		assertThat(this.attempts.outcome(true, 200, "/login?error")).isEqualTo(200);
-	}
-
-	/** A request with a method, a path and headers. */
-	private static final class StubRequest implements ClientRequest {
-
-		private final String method;
-
-		private final String path;
-
-		private final Map<String, List<String>> headers = new LinkedCaseInsensitiveMap<>();
-
-		private StubRequest(String method, String path) {
-			this.method = method;
-			this.path = path;
-		}
-
-		static StubRequest get(String path) {
-			return new StubRequest("GET", path);
-		}
-
-		static StubRequest post(String path) {
-			return new StubRequest("POST", path);
-		}
-
-		StubRequest header(String name, String value) {
-			this.headers.computeIfAbsent(name, (key) -> new ArrayList<>()).add(value);
-			return this;
-		}
-
-		@Override
-		public String method() {
-			return this.method;
-		}
-
-		@Override
-		public String path() {
-			return this.path;
-		}
-
-		@Override
-		public @Nullable String remoteAddress() {
-			return "203.0.113.7";
-		}
-
-		@Override
-		public @Nullable String header(String name) {
-			List<String> values = this.headers.get(name);
-			return (values == null || values.isEmpty()) ? null : values.get(0);
-		}
-
-		@Override
-		public List<String> headers(String name) {
-			return this.headers.getOrDefault(name, List.of());
-		}
-
-		@Override
-		public @Nullable Object principal() {
-			return null;
-		}
-
 	}
 
 }

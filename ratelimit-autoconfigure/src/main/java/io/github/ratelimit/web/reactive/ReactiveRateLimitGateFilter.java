@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -182,13 +183,35 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		if (!countsByOutcome() && this.loginAttempts == null) {
 			return chain.filter(exchange);
 		}
-		return attempt(exchange).flatMap((tried) -> {
-			LoginAttempt attempt = tried.orElse(null);
-			if (!countsByOutcome() && attempt == null) {
-				return chain.filter(exchange);
-			}
-			return decideAndRun(exchange, chain, attempt, start);
-		});
+		LoginAttempts attempts = this.loginAttempts;
+		if (attempts == null) {
+			// limits counting by outcome only: no attempt to read
+			return decideAndRun(exchange, chain, null, start);
+		}
+		ServerHttpRequest request = exchange.getRequest();
+		PathContainer path = request.getPath().pathWithinApplication();
+		ReactiveClientRequest client = new ReactiveClientRequest(request, path.value(), null);
+		if (!attempts.readsForm(request.getMethod().name(), path)) {
+			// decided from the headers, without a Mono of its own
+			return proceed(exchange, chain, attempt(attempts, client, path, (name) -> null), start);
+		}
+		// a form login's user name is read from the form, which Spring Security's form
+		// login reads again after us (the exchange keeps it)
+		return exchange.getFormData()
+			.map((form) -> Optional.ofNullable(attempt(attempts, client, path, form::getFirst)))
+			.onErrorResume((ex) -> {
+				logger.debug("Could not read a login form; counting the attempt without its account", ex);
+				return Mono.just(Optional.of(LoginAttempt.ANONYMOUS));
+			})
+			.flatMap((tried) -> proceed(exchange, chain, tried.orElse(null), start));
+	}
+
+	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, @Nullable LoginAttempt attempt,
+			long start) {
+		if (!countsByOutcome() && attempt == null) {
+			return chain.filter(exchange);
+		}
+		return decideAndRun(exchange, chain, attempt, start);
 	}
 
 	private Mono<Void> decideAndRun(ServerWebExchange exchange, WebFilterChain chain, @Nullable LoginAttempt attempt,
@@ -227,32 +250,16 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	 * filter after authentication).
 	 */
 	/**
-	 * The login attempt the request makes, if any; a form login's user name is read from
-	 * the form, which Spring Security's form login reads again after us (the exchange
-	 * keeps it).
+	 * The login attempt of a request, if any; one that cannot be read names no account.
 	 */
-	private Mono<Optional<LoginAttempt>> attempt(ServerWebExchange exchange) {
-		LoginAttempts attempts = this.loginAttempts;
-		if (attempts == null) {
-			return Mono.just(Optional.empty());
-		}
+	private static @Nullable LoginAttempt attempt(LoginAttempts attempts, ReactiveClientRequest client,
+			PathContainer path, Function<String, @Nullable String> formParameter) {
 		try {
-			ServerHttpRequest request = exchange.getRequest();
-			PathContainer path = request.getPath().pathWithinApplication();
-			ReactiveClientRequest client = new ReactiveClientRequest(request, path.value(), null);
-			if (!attempts.readsForm(request.getMethod().name(), path)) {
-				return Mono.just(Optional.ofNullable(attempts.attempt(client, path, (name) -> null)));
-			}
-			return exchange.getFormData()
-				.map((form) -> Optional.ofNullable(attempts.attempt(client, path, form::getFirst)))
-				.onErrorResume((ex) -> {
-					logger.debug("Could not read a login form; counting the attempt without its account", ex);
-					return Mono.just(Optional.of(LoginAttempt.ANONYMOUS));
-				});
+			return attempts.attempt(client, path, formParameter);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Rate-limit gate could not read a login attempt; counting it without its account", ex);
-			return Mono.just(Optional.of(LoginAttempt.ANONYMOUS));
+			return LoginAttempt.ANONYMOUS;
 		}
 	}
 
@@ -332,6 +339,9 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	}
 
 	private @Nullable Decision check(ServerHttpRequest request) {
+		if (!this.gate.active()) {
+			return null;
+		}
 		try {
 			PathContainer path = request.getPath().pathWithinApplication();
 			for (PathPattern open : this.openPaths) {

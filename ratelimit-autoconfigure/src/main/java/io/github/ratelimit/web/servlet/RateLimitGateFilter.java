@@ -164,13 +164,14 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			return;
 		}
 		long start = System.nanoTime();
-		Decision refusal = check(request);
+		// parsed once for the address check, the login attempt and the classification
+		PathContainer path = pathOf(request);
+		Decision refusal = check(request, path);
 		if (refusal != null) {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			refuse(request, response, refusal);
 			return;
 		}
-		PathContainer path = pathOf(request);
 		LoginAttempt attempt = attempt(request, path);
 		if (!countsByOutcome() && attempt == null) {
 			chain.doFilter(request, response);
@@ -280,10 +281,11 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private @Nullable Decision check(HttpServletRequest request) {
+	private @Nullable Decision check(HttpServletRequest request, @Nullable PathContainer path) {
+		if (path == null || !this.gate.active()) {
+			return null;
+		}
 		try {
-			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
-				.pathWithinApplication();
 			for (PathPattern open : this.openPaths) {
 				if (open.matches(path)) {
 					return null;
