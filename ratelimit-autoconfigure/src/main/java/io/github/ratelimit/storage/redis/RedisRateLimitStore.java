@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -476,20 +477,31 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	 */
 	private StoreUnavailableException unavailable(S session, Throwable failure) {
 		StoreUnavailableException unavailable = unavailable(failure);
-		if (unavailable.kind() == StoreUnavailableException.Kind.ERROR && (!session.isOpen() || ioFailure(failure))) {
+		if (unavailable.kind() == StoreUnavailableException.Kind.ERROR
+				&& (!session.isOpen() || lostConnection(failure))) {
 			return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
 					"Not connected to Redis: the connection was lost (" + failure.getMessage() + ")", failure);
 		}
 		return unavailable;
 	}
 
-	private static boolean ioFailure(Throwable failure) {
+	// a lost connection: an I/O error, or Lettuce refusing a command while it is
+	// disconnected (the store's client rejects commands rather than queue them), which
+	// can
+	// come before the session itself reads as closed
+	static boolean lostConnection(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof java.io.IOException || cause instanceof RedisConnectionException) {
+			if (cause instanceof java.io.IOException || cause instanceof RedisConnectionException
+					|| rejectedWhileDisconnected(cause)) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	private static boolean rejectedWhileDisconnected(Throwable failure) {
+		String message = failure.getMessage();
+		return failure instanceof RedisException && message != null && message.startsWith("Currently not connected");
 	}
 
 	private static StoreUnavailableException notConnected() {
