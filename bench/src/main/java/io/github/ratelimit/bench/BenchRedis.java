@@ -17,14 +17,17 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis server of a benchmark: the one named by {@value #URL_ENV} when it is set (bench/run.sh sets
- * it), otherwise a {@code redis-server} of our own (from {@code PATH}) on a free loopback port, with
- * nothing saved, stopped by {@link #close()} (or at the latest when the JVM exits). Never the Redis on
- * port 6379, and nothing is ever flushed: benchmarks write under keys of their own.
+ * The Redis server of a benchmark: the one named by {@value #URL_ENV} when it is set
+ * (bench/run.sh sets it), otherwise a {@code redis-server} of our own (from {@code PATH})
+ * on a free loopback port, with nothing saved, stopped by {@link #close()} (or at the
+ * latest when the JVM exits). Never the Redis on port 6379, and nothing is ever flushed:
+ * benchmarks write under keys of their own.
  */
 final class BenchRedis implements AutoCloseable {
 
-	/** A Redis to use instead of starting one, such as {@code redis://127.0.0.1:41234}. */
+	/**
+	 * A Redis to use instead of starting one, such as {@code redis://127.0.0.1:41234}.
+	 */
 	static final String URL_ENV = "RATELIMIT_BENCH_REDIS_URL";
 
 	private static final long START_TIMEOUT_MILLIS = 10_000;
@@ -140,7 +143,8 @@ final class BenchRedis implements AutoCloseable {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
 		while (System.nanoTime() < deadline) {
 			if (!process.isAlive()) {
-				throw new IllegalStateException("redis-server exited at start on port " + port + ": " + tailAndDelete(log));
+				throw new IllegalStateException(
+						"redis-server exited at start on port " + port + ": " + tailAndDelete(log));
 			}
 			if (ping(port)) {
 				return new BenchRedis("redis://127.0.0.1:" + port, process, log);

@@ -20,8 +20,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.Outcome;
@@ -29,8 +27,10 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.CallerIdentifier;
-import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
@@ -41,11 +41,12 @@ import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 
 /**
- * One in-memory decision of a premium caller identified by API key, with identity resolution included:
- * three dimensions (org, user, the per-IP backstop) and, for comparison, one (user only, no backstop).
- * Target (DESIGN.md section 11): well under 1 µs median for three dimensions. The {@code store*}
- * benchmarks call the store alone with the same checks, without identity resolution or policy lookup.
- * Average time and sample time (p50, p90, p99... of single calls).
+ * One in-memory decision of a premium caller identified by API key, with identity
+ * resolution included: three dimensions (org, user, the per-IP backstop) and, for
+ * comparison, one (user only, no backstop). Target (DESIGN.md section 11): well under 1
+ * µs median for three dimensions. The {@code store*} benchmarks call the store alone with
+ * the same checks, without identity resolution or policy lookup. Average time and sample
+ * time (p50, p90, p99... of single calls).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({ Mode.AverageTime, Mode.SampleTime })
@@ -55,28 +56,32 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 @Fork(1)
 public class InMemoryDecisionBenchmark {
 
-	private final RateLimiter limiter = new RateLimiter(
-			new CallerIdentifier(
-					List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
-					new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
-					"anonymous", "premium"),
-			PolicyTable.build(
-					Map.of("premium",
-							Map.of("user", Map.of("default", "1000000000/1s"), "org", Map.of("default", "1000000000/1s"))),
-					Map.of("default", "1000000000/1s"), Set.of(), "rl:"),
-			new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME), FailureMode.OPEN, null,
-			Clock.systemUTC());
+	private final RateLimiter limiter = RateLimiter
+		.builder(new CallerIdentifier(
+				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
+				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
+				"anonymous", "premium"), new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME))
+		.policies(
+				PolicyTable.build(
+						Map.of("premium",
+								Map.of("user", Map.of("default", "1000000000/1s"), "org",
+										Map.of("default", "1000000000/1s"))),
+						Map.of("default", "1000000000/1s"), Set.of(), "rl:"))
+		.failureMode(FailureMode.OPEN, null)
+		.clock(Clock.systemUTC())
+		.build();
 
 	/** The same caller with a user limit only and no backstop: one bucket. */
-	private final RateLimiter oneDimensionLimiter = new RateLimiter(
-			new CallerIdentifier(
-					List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
-					new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
-					"anonymous", "premium"),
-			PolicyTable.build(Map.of("premium", Map.of("user", Map.of("default", "1000000000/1s"))), Map.of(), Set.of(),
-					"rl:"),
-			new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME), FailureMode.OPEN, null,
-			Clock.systemUTC());
+	private final RateLimiter oneDimensionLimiter = RateLimiter
+		.builder(new CallerIdentifier(
+				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
+				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
+				"anonymous", "premium"), new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME))
+		.policies(PolicyTable.build(Map.of("premium", Map.of("user", Map.of("default", "1000000000/1s"))), Map.of(),
+				Set.of(), "rl:"))
+		.failureMode(FailureMode.OPEN, null)
+		.clock(Clock.systemUTC())
+		.build();
 
 	private final Classification classification = Classification.of("default", 1);
 

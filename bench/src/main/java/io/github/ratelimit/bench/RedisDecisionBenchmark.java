@@ -39,26 +39,33 @@ import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
 /**
- * One blocking Redis decision ({@code RateLimitStore.decide}) of each strategy, on loopback, the way
- * the limiter makes it on a request thread: the store's own Lettuce connection, shared by every thread.
+ * One blocking Redis decision ({@code RateLimitStore.decide}) of each strategy, on
+ * loopback, the way the limiter makes it on a request thread: the store's own Lettuce
+ * connection, shared by every thread.
  * <ul>
- * <li>{@code keys10k_*}: one check, on a random key among {@value #KEYS} (a spread of callers).</li>
- * <li>{@code request3_*}: three checks, as a verified caller's request: user (one of {@value #KEYS}),
- * org (one of {@value #ORGS}, so hotter) and client address (one per user).</li>
- * <li>{@code hotKey_*}: one check, every decision on the same key (one client hammering).</li>
- * <li>{@code hotKeyRefused_*}: the same, on a key whose one token is gone: every decision refused.</li>
+ * <li>{@code keys10k_*}: one check, on a random key among {@value #KEYS} (a spread of
+ * callers).</li>
+ * <li>{@code request3_*}: three checks, as a verified caller's request: user (one of
+ * {@value #KEYS}), org (one of {@value #ORGS}, so hotter) and client address (one per
+ * user).</li>
+ * <li>{@code hotKey_*}: one check, every decision on the same key (one client
+ * hammering).</li>
+ * <li>{@code hotKeyRefused_*}: the same, on a key whose one token is gone: every decision
+ * refused.</li>
  * </ul>
- * Limits of the admitted variants are {@value #ADMITTED_LIMIT}: every decision is admitted and takes a
- * token (checked at set-up). {@code _t1} runs one thread, {@code _t16} sixteen. Redis: the one of
- * {@code RATELIMIT_BENCH_REDIS_URL} when set, else a {@code redis-server} of its own on a free loopback
- * port (see {@link BenchRedis}); every trial writes under keys of its own.
+ * Limits of the admitted variants are {@value #ADMITTED_LIMIT}: every decision is
+ * admitted and takes a token (checked at set-up). {@code _t1} runs one thread,
+ * {@code _t16} sixteen. Redis: the one of {@code RATELIMIT_BENCH_REDIS_URL} when set,
+ * else a {@code redis-server} of its own on a free loopback port (see
+ * {@link BenchRedis}); every trial writes under keys of its own.
  * <p>
- * A decision that fails ({@link StoreUnavailableException}: Redis silent for longer than the store's
- * timeout, or the circuit breaker open) is counted, not thrown: the limiter would have applied its
- * failure mode, and the time it took is part of the figures. After every iteration that had failures a
- * line {@code [RedisDecisionBenchmark] ... decisions failed} is printed; a measurement iteration in
- * which more than {@value #MAX_FAILED_PERCENT}% failed fails the benchmark (its figures would measure
- * the breaker, not Redis).
+ * A decision that fails ({@link StoreUnavailableException}: Redis silent for longer than
+ * the store's timeout, or the circuit breaker open) is counted, not thrown: the limiter
+ * would have applied its failure mode, and the time it took is part of the figures. After
+ * every iteration that had failures a line
+ * {@code [RedisDecisionBenchmark] ... decisions failed} is printed; a measurement
+ * iteration in which more than {@value #MAX_FAILED_PERCENT}% failed fails the benchmark
+ * (its figures would measure the breaker, not Redis).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({ Mode.Throughput, Mode.SampleTime })
@@ -82,7 +89,10 @@ public class RedisDecisionBenchmark {
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
-	/** The Redis strategy: {@code script} (the default, one Lua script per decision) or {@code bucket4j}. */
+	/**
+	 * The Redis strategy: {@code script} (the default, one Lua script per decision) or
+	 * {@code bucket4j}.
+	 */
 	@Param({ "script", "bucket4j" })
 	public String strategy;
 
@@ -111,23 +121,24 @@ public class RedisDecisionBenchmark {
 		this.client = RedisClient.create(this.redis.url());
 		RedisConnector connector = RedisConnector.of(this.client);
 		this.store = switch (this.strategy) {
-			case "script" -> new RedisScriptRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT,
-					new CircuitBreaker());
-			case "bucket4j" -> new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT,
-					new CircuitBreaker());
+			case "script" ->
+				new RedisScriptRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
+			case "bucket4j" ->
+				new Bucket4jRedisRateLimitStore(connector, RedisRateLimitStore.DEFAULT_TIMEOUT, new CircuitBreaker());
 			default -> throw new IllegalArgumentException("strategy must be script or bucket4j, was " + this.strategy);
 		};
 		this.store.start();
 		long deadline = System.nanoTime() + CONNECT_TIMEOUT.toNanos();
 		while (!this.store.isConnected()) {
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("The " + this.strategy + " store did not connect to "
-						+ this.redis.url() + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
+				throw new IllegalStateException("The " + this.strategy + " store did not connect to " + this.redis.url()
+						+ " within " + CONNECT_TIMEOUT.toSeconds() + " s");
 			}
 			Thread.sleep(20);
 		}
 
-		// keys of this trial only, so that runs on a shared server never meet earlier state
+		// keys of this trial only, so that runs on a shared server never meet earlier
+		// state
 		String prefix = "rl-bench:" + Long.toHexString(System.nanoTime()) + ":";
 		Limit admitted = LimitParser.parse(ADMITTED_LIMIT);
 		Policy user = new Policy("bench", Dimension.USER, "default", admitted, prefix);
@@ -161,9 +172,10 @@ public class RedisDecisionBenchmark {
 			return;
 		}
 		boolean measured = iteration.getType() == IterationType.MEASUREMENT;
-		String line = String.format("[RedisDecisionBenchmark] %s, %s iteration: %d of %d decisions failed "
-				+ "(StoreUnavailableException; the limiter would have applied its failure mode)", this.strategy,
-				measured ? "measurement" : "warm-up", failures, decisions);
+		String line = String.format(
+				"[RedisDecisionBenchmark] %s, %s iteration: %d of %d decisions failed "
+						+ "(StoreUnavailableException; the limiter would have applied its failure mode)",
+				this.strategy, measured ? "measurement" : "warm-up", failures, decisions);
 		// on a line of its own: JMH has printed "Iteration n: " already
 		System.out.println(System.lineSeparator() + line);
 		if (measured && failures * 100 > decisions * MAX_FAILED_PERCENT) {

@@ -1,12 +1,13 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.PolicyTable;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Maps the identity settings of {@link RateLimitProperties} into the resolvers of client

@@ -1,5 +1,13 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
 import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.identity.LoginAccountResolver;
@@ -9,12 +17,6 @@ import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.web.LoginAttempts;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
-import org.springframework.web.util.pattern.PathPattern;
-import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * Maps {@code ratelimit.login-protection} into the limiter's login protection and the

@@ -1,5 +1,11 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.CountedResponses;
@@ -10,10 +16,6 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.policy.WarnAt;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Maps the limits, groups, modes and soft limits of {@link RateLimitProperties} into the

@@ -12,8 +12,8 @@ import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
-import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.WarnAt;
 

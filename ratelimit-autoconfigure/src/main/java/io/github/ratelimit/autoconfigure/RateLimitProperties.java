@@ -11,18 +11,18 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import io.github.ratelimit.core.FailureMode;
-import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
+import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
-import io.github.ratelimit.policy.Mode;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.policy.WarnAt;
 import io.github.ratelimit.identity.ForwardedHeader;
+import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.WarnAt;
+import io.github.ratelimit.storage.redis.CircuitBreaker;
 
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.

@@ -18,7 +18,6 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.Tracing;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;

@@ -1,15 +1,17 @@
 package io.github.ratelimit.autoconfigure;
 
-import io.github.ratelimit.control.AccessRule;
-import io.github.ratelimit.control.BanRules;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
-import io.github.ratelimit.policy.PolicyTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.control.AccessRule;
+import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.PolicyTable;
 
 /**
  * Maps the access rules, bans and runtime control settings of {@link RateLimitProperties}

@@ -1,5 +1,14 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.springframework.core.env.Environment;
+
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -7,13 +16,6 @@ import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.EndpointRules;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
-import org.springframework.core.env.Environment;
 
 /**
  * Maps the headers, endpoint groups and exclusions of {@link RateLimitProperties} into

@@ -1,14 +1,12 @@
 package io.github.ratelimit.core;
 
-import io.github.ratelimit.policy.Classification;
-
-import io.github.ratelimit.identity.Identity;
-
 import java.time.Instant;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Policy;
 
 /**

@@ -1,8 +1,7 @@
 package io.github.ratelimit.core;
 
-import io.github.ratelimit.policy.Dimension;
-
 import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 
 /**

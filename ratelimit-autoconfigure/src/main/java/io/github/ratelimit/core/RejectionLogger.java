@@ -1,14 +1,14 @@
 package io.github.ratelimit.core;
 
-import io.github.ratelimit.control.Subject;
-import io.github.ratelimit.identity.Identity;
-import io.github.ratelimit.identity.LogSafe;
-
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.identity.LogSafe;
 
 /**
  * Writes one structured line per refused request, at INFO, so an operator can see who is

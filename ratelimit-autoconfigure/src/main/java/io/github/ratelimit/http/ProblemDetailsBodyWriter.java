@@ -5,15 +5,15 @@ import java.time.temporal.ChronoUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 
 /**

@@ -6,8 +6,6 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.identity.ClientRequest;
-
 /**
  * Identifies callers by configured API keys. The key is read from one header,
  * {@code X-API-Key} by default. When that header is {@code Authorization}, the value must

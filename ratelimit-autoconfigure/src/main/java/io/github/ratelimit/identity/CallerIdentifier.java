@@ -7,9 +7,6 @@ import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.ratelimit.identity.ClientRequest;
-import io.github.ratelimit.identity.Identity;
-
 /**
  * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order;
  * the first verified caller wins. Without one the request is anonymous, known by its

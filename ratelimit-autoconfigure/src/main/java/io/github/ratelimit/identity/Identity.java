@@ -1,8 +1,8 @@
 package io.github.ratelimit.identity;
 
-import io.github.ratelimit.policy.Dimension;
-
 import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.policy.Dimension;
 
 /**
  * The caller of one request, as far as it could be verified. Every value here came from a

@@ -2,8 +2,6 @@ package io.github.ratelimit.identity;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.identity.ClientRequest;
-
 /**
  * Finds the verified caller of a request. Declare one as a bean to add your own source (a
  * session, a gateway header signed by your proxy, ...); beans are asked in

@@ -2,8 +2,6 @@ package io.github.ratelimit.policy;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.policy.InlineLimit;
-
 /**
  * Which endpoint group a request belongs to and what it costs.
  *

@@ -6,8 +6,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
-import io.github.ratelimit.policy.Dimension;
-
 /**
  * One limit of one tier, dimension and endpoint group, ready for the request path: its
  * name, the names of its bandwidths as reported in headers, and the prefix of its store

@@ -13,10 +13,6 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
-import io.github.ratelimit.policy.Dimension;
-
 /**
  * Every configured limit, indexed by tier and endpoint group. For a request of tier
  * {@code T} in group {@code G}, each dimension of {@code T} contributes its limit for

@@ -1,50 +1,50 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.server.RequestPath;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
 
-import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import org.springframework.http.server.RequestPath;
-import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.http.ProblemDetailsBodyWriter;
+import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.TestRequest;
+import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
+import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitGateFilter;
-import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
-import io.github.ratelimit.core.AddressGate;
-import io.github.ratelimit.core.DecisionListener;
-import io.github.ratelimit.http.ProblemDetailsBodyWriter;
-import io.github.ratelimit.http.RateLimitHeaders;
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
-import org.springframework.mock.web.server.MockServerWebExchange;
-import org.springframework.web.server.WebFilterChain;
-import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

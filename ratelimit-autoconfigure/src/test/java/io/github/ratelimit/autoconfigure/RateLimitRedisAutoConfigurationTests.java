@@ -7,13 +7,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;

@@ -1,22 +1,21 @@
 package io.github.ratelimit.autoconfigure;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-
-import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import io.github.ratelimit.actuate.RateLimitsEndpoint;
-import io.github.ratelimit.metrics.RateLimitMetrics;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.metrics.RateLimitMetrics;
 import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.redis.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.bucket4j.TimeMeter;
+import io.lettuce.core.RedisClient;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletRegistration;
 import org.jspecify.annotations.Nullable;
-import io.github.bucket4j.TimeMeter;
-import io.lettuce.core.RedisClient;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServer;

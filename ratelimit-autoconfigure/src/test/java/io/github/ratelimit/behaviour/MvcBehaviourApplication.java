@@ -4,7 +4,6 @@ import java.security.Principal;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;

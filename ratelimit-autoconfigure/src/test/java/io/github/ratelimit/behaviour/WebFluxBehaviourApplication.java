@@ -3,8 +3,6 @@ package io.github.ratelimit.behaviour;
 import java.security.Principal;
 import java.util.Map;
 
-import reactor.core.publisher.Mono;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -22,6 +20,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
 
 import io.github.ratelimit.annotation.RateLimited;
 

@@ -1,9 +1,5 @@
 package io.github.ratelimit.core;
 
-import io.github.ratelimit.policy.Dimension;
-
-import io.github.ratelimit.policy.Classification;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +19,8 @@ import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.PolicyTable;

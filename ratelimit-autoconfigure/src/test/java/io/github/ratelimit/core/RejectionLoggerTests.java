@@ -1,7 +1,5 @@
 package io.github.ratelimit.core;
 
-import io.github.ratelimit.policy.Classification;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -23,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;

@@ -10,12 +10,12 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 
 import static io.github.ratelimit.http.TestDecisions.ALICE;

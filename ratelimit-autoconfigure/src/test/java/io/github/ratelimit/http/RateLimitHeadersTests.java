@@ -1,8 +1,8 @@
 package io.github.ratelimit.http;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,12 +15,12 @@ import org.greenbytes.http.sfv.Parser;
 import org.greenbytes.http.sfv.StringItem;
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 
 import static io.github.ratelimit.http.TestDecisions.ALICE;

@@ -15,15 +15,15 @@ import org.greenbytes.http.sfv.StringItem;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 

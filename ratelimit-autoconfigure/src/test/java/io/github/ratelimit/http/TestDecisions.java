@@ -5,12 +5,12 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
+import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 

@@ -1,16 +1,13 @@
 package io.github.ratelimit.identity;
 
-import io.github.ratelimit.identity.security.SpringSecurityIdentityResolver;
-
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
-import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.identity.security.SpringSecurityIdentityResolver;
 import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,12 +9,9 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.policy.Dimension;
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
-
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class PolicyTableTests {
 

@@ -10,11 +10,10 @@ import org.greenbytes.http.sfv.NumberItem;
 import org.greenbytes.http.sfv.Parser;
 import org.greenbytes.http.sfv.StringItem;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

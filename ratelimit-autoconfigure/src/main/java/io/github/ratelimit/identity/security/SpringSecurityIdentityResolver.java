@@ -3,7 +3,6 @@ package io.github.ratelimit.identity.security;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;

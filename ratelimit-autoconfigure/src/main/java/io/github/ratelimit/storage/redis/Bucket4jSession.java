@@ -12,8 +12,8 @@ import io.github.bucket4j.distributed.proxy.AsyncProxyManager;
 import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.lettuce.core.api.StatefulConnection;
 
-import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 
 /**
  * One connection and the Bucket4j state built on it: the proxy manager and a bounded

@@ -25,7 +25,6 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
@@ -33,6 +32,7 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;

@@ -16,9 +16,9 @@ import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.util.Assert;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
-import org.springframework.web.ErrorResponse;
 import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Mono;
@@ -29,17 +29,17 @@ import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.CheckScope;
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.web.RequestLifecycle;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.LoginAttempts;
+import io.github.ratelimit.web.RequestLifecycle;
 
 /**
  * The gate before authentication for WebFlux, the twin of the servlet gate: ordered

@@ -21,17 +21,17 @@ import io.github.ratelimit.core.AddressGate;
 import io.github.ratelimit.core.CheckScope;
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.LoginAttempt;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.policy.Classification;
-import io.github.ratelimit.web.RequestLifecycle;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.LoginAttempts;
+import io.github.ratelimit.web.RequestLifecycle;
 
 /**
  * The gate before authentication for Spring MVC: runs before Spring Security's filter

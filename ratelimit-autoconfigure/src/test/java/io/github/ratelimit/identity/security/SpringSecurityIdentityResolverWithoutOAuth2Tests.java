@@ -1,17 +1,15 @@
 package io.github.ratelimit.identity.security;
 
-import io.github.ratelimit.identity.Caller;
-
 import java.lang.reflect.Proxy;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
+import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.ClientRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 

@@ -6,7 +6,6 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**

@@ -3,7 +3,6 @@ package io.github.ratelimit.web.reactive;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.RequestPath;

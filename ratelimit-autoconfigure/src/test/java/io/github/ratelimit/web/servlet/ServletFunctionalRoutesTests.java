@@ -3,7 +3,6 @@ package io.github.ratelimit.web.servlet;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.server.RequestPath;
 import org.springframework.web.servlet.function.HandlerFunction;

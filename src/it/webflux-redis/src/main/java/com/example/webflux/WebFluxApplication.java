@@ -2,9 +2,6 @@ package com.example.webflux;
 
 import java.util.Map;
 
-import io.github.ratelimit.annotation.RateLimited;
-import reactor.core.publisher.Mono;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -13,6 +10,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+import io.github.ratelimit.annotation.RateLimited;
 
 @SpringBootApplication
 @RestController

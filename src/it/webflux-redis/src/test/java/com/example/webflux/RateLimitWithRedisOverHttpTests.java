@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -2,13 +2,12 @@ package io.github.ratelimit.bench.peer;
 
 import java.net.URI;
 
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPoolConfig;
 
 /**
  * The Jedis pool that the starter's {@code redis-jedis} cache option needs (it looks for a
