@@ -2,16 +2,20 @@ package io.github.ratelimit.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyTable;
@@ -38,11 +42,89 @@ final class PolicyMapper {
 			throw new InvalidRateLimitConfigurationException("ratelimit.storage.key-prefix", prefix,
 					"use at most 64 printable ASCII characters without spaces", "rl:");
 		}
+		checkNames(properties);
 		// the limits as the binder parsed them: none is parsed again
-		PolicyTable table = PolicyTable.of(tierLimits(properties.getTiers()), properties.getIp(),
-				properties.getGroups().keySet(), prefix, policyOptions(properties));
+		Map<String, Map<String, Map<String, Limit>>> tiers = tierLimits(properties.getTiers());
+		Set<String> groups = properties.getGroups().keySet();
+		checkGroupsOfLimits(tiers, properties.getIp(), groups);
+		PolicyOptions options = policyOptions(properties);
+		checkCounts(options, tiers, properties.getIp());
+		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), groups, prefix, options);
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
+	}
+
+	/**
+	 * Tier and group names appear in headers, keys and metric tags; some tier names are
+	 * taken by limits that are no tier's.
+	 */
+	static void checkNames(RateLimitProperties properties) {
+		for (String group : properties.getGroups().keySet()) {
+			checkName("ratelimit.groups." + group, group);
+		}
+		for (String tier : properties.getTiers().keySet()) {
+			checkName("ratelimit.tiers." + tier, tier);
+			if (PolicyTable.isReservedTier(tier)) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
+						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits, of "
+								+ "groups' concurrency caps and of runtime overrides)",
+						"premium");
+			}
+		}
+	}
+
+	private static void checkName(String property, String name) {
+		if (!PolicyTable.isValidName(name)) {
+			throw new InvalidRateLimitConfigurationException(property, name,
+					"names may hold letters, digits, '.', '_' and '-' (at most 64)", "premium");
+		}
+	}
+
+	/**
+	 * Every limit is for a configured group, {@code default}, or (a tier's quota) every
+	 * group.
+	 */
+	static void checkGroupsOfLimits(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			Set<String> groups) {
+		Set<String> known = new LinkedHashSet<>(groups);
+		known.add(Classification.DEFAULT_GROUP);
+		tiers.forEach((tier, dimensions) -> dimensions.forEach((dimension, limits) -> limits.forEach(
+				(group, limit) -> checkGroup("ratelimit.tiers." + tier + "." + dimension, group, limit, known, true))));
+		backstop.forEach((group, limit) -> checkGroup("ratelimit.ip", group, limit, known, false));
+	}
+
+	private static void checkGroup(String property, String group, Limit limit, Set<String> known, boolean tier) {
+		if (!known.contains(group) && !(tier && Policy.ALL_GROUPS.equals(group))) {
+			throw new InvalidRateLimitConfigurationException(
+					property + "." + group, limit.spec(), "unknown endpoint group '" + group + "'; known groups are "
+							+ known + " (declare it under ratelimit.groups)",
+					property + ".default=" + LimitParser.EXAMPLE);
+		}
+	}
+
+	/**
+	 * Only limits declared for a group count by outcome: a group whose requests count in
+	 * the shared default limits cannot count only some of them.
+	 */
+	static void checkCounts(PolicyOptions options, Map<String, Map<String, Map<String, Limit>>> tiers,
+			Map<String, Limit> backstop) {
+		options.groups().forEach((group, groupOptions) -> {
+			if (!groupOptions.counts().all() && !declaresLimit(tiers, backstop, group)) {
+				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
+						groupOptions.counts().spec(),
+						"only limits declared for the group count by outcome, and group '" + group + "' has none "
+								+ "(its requests count in the shared default limits, which count every response)",
+						"ratelimit.ip." + group + "=10/1m");
+			}
+		});
+	}
+
+	private static boolean declaresLimit(Map<String, Map<String, Map<String, Limit>>> tiers,
+			Map<String, Limit> backstop, String group) {
+		return backstop.containsKey(group) || tiers.values()
+			.stream()
+			.flatMap((dimensions) -> dimensions.values().stream())
+			.anyMatch((limits) -> limits.containsKey(group));
 	}
 
 	/**

@@ -55,15 +55,16 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * Builds and validates the table.
+	 * Builds the table from limit strings, each parsed once (tests, benchmarks, code that
+	 * builds a table by hand); configuration goes through {@link #of}.
 	 * @param tiers tier, then dimension key, then group (or {@code default}), then limit
-	 * string, as in {@code ratelimit.tiers}
-	 * @param backstop group (or {@code default}) to limit string, as in
-	 * {@code ratelimit.ip}
+	 * string
+	 * @param backstop group (or {@code default}) to limit string
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @return the table
-	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
+	 * @throws IllegalArgumentException when a limit is malformed or the table
+	 * inconsistent
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
 			Set<String> groups, String storeKeyPrefix) {
@@ -71,17 +72,19 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * Builds and validates the table.
+	 * Builds the table from limit strings, each parsed once, in the options' zone (tests,
+	 * benchmarks, code that builds a table by hand); configuration goes through
+	 * {@link #of}.
 	 * @param tiers tier, then dimension key, then group (or {@code default}, or
 	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
 	 * string
-	 * @param backstop group (or {@code default}) to limit string, as in
-	 * {@code ratelimit.ip}
+	 * @param backstop group (or {@code default}) to limit string
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @param options modes, soft limits, group concurrency and the quota time zone
 	 * @return the table
-	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
+	 * @throws IllegalArgumentException when a limit is malformed or the table
+	 * inconsistent
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
 			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
@@ -89,70 +92,55 @@ public final class PolicyTable {
 		tiers.forEach((tier, dimensions) -> {
 			Map<String, Map<String, Limit>> byDimension = new LinkedHashMap<>();
 			dimensions.forEach((dimension, limits) -> byDimension.put(dimension,
-					parsed("ratelimit.tiers." + tier + "." + dimension, tier, dimension, limits, options)));
+					parsed("tier '" + tier + "', dimension '" + dimension + "'", limits, options)));
 			tierLimits.put(tier, byDimension);
 		});
-		return of(tierLimits, parsed("ratelimit.ip", Policy.BACKSTOP, Dimension.IP.key(), backstop, options), groups,
-				storeKeyPrefix, options);
+		return of(tierLimits, parsed("the backstop", backstop, options), groups, storeKeyPrefix, options);
 	}
 
 	/**
-	 * Builds and validates the table from limits parsed already (bound from the
-	 * configuration): nothing is parsed again; calendar quotas are counted in the
-	 * options' zone.
+	 * Builds the table from limits parsed already (bound from the configuration): nothing
+	 * is parsed again; calendar quotas are counted in the options' zone. The input is
+	 * expected checked (the configuration's mapper names the property of a bad value);
+	 * what is still inconsistent is a programming error.
 	 * @param tiers tier, then dimension key, then group (or {@code default}, or
 	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
-	 * @param backstop group (or {@code default}) to limit, as in {@code ratelimit.ip}
+	 * @param backstop group (or {@code default}) to limit
 	 * @param groups the names of the configured endpoint groups
 	 * @param storeKeyPrefix the namespace of store keys
 	 * @param options modes, soft limits, group concurrency and the quota time zone
 	 * @return the table
-	 * @throws InvalidRateLimitConfigurationException naming the first invalid property
+	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
+	 * group unknown, or a group counts by outcome without a limit of its own
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
 			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
-			checkName("ratelimit.groups." + group, group);
+			checkArgument(isValidName(group), "invalid group name '%s'", group);
 		}
 		Map<String, Map<Dimension, Map<String, Policy>>> tierPolicies = new LinkedHashMap<>();
 		tiers.forEach((tier, dimensions) -> {
-			checkName("ratelimit.tiers." + tier, tier);
-			if (Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)
-					|| Policy.OVERRIDE.equals(tier)) {
-				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
-						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits, of "
-								+ "groups' concurrency caps and of runtime overrides)",
-						"premium");
-			}
+			checkArgument(isValidName(tier), "invalid tier name '%s'", tier);
+			checkArgument(!isReservedTier(tier), "'%s' is a reserved tier name", tier);
 			Map<Dimension, Map<String, Policy>> byDimension = new EnumMap<>(Dimension.class);
 			dimensions.forEach((dimensionKey, limits) -> {
-				String property = "ratelimit.tiers." + tier + "." + dimensionKey;
 				Dimension dimension = Dimension.fromKey(dimensionKey);
 				if (dimension == null) {
-					throw new InvalidRateLimitConfigurationException(property, dimensionKey,
-							"unknown dimension; use user, org, token or ip",
-							"ratelimit.tiers." + tier + ".user.default=100/1m");
+					throw new IllegalArgumentException(
+							"unknown dimension '" + dimensionKey + "' in tier '" + tier + "'");
 				}
-				byDimension.put(dimension,
-						policies(property, tier, dimension, limits, knownGroups, storeKeyPrefix, options));
+				byDimension.put(dimension, policies(tier, dimension, limits, knownGroups, storeKeyPrefix, options));
 			});
 			tierPolicies.put(tier, byDimension);
 		});
-		Map<String, Policy> backstopPolicies = policies("ratelimit.ip", Policy.BACKSTOP, Dimension.IP, backstop,
-				knownGroups, storeKeyPrefix, options);
+		Map<String, Policy> backstopPolicies = policies(Policy.BACKSTOP, Dimension.IP, backstop, knownGroups,
+				storeKeyPrefix, options);
 		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
 		options.groups().forEach((group, groupOptions) -> {
 			if (groupOptions.concurrency() > 0) {
-				Limit limit;
-				try {
-					limit = Limit.concurrent(groupOptions.concurrency());
-				}
-				catch (IllegalArgumentException ex) {
-					throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".concurrency",
-							Long.toString(groupOptions.concurrency()), ex.getMessage(), "2");
-				}
+				Limit limit = Limit.concurrent(groupOptions.concurrency());
 				Mode mode = options.modeOf(Policy.GROUP, group);
 				groupConcurrency.put(group,
 						new Policy[] { new Policy(Policy.GROUP, Dimension.USER, group, limit, storeKeyPrefix, mode, 0),
@@ -160,51 +148,53 @@ public final class PolicyTable {
 			}
 		});
 		options.groups().forEach((group, groupOptions) -> {
-			if (!groupOptions.counts().all() && !declaresLimit(tierPolicies, backstopPolicies, group)) {
-				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
-						groupOptions.counts().spec(),
-						"only limits declared for the group count by outcome, and group '" + group + "' has none "
-								+ "(its requests count in the shared default limits, which count every response)",
-						"ratelimit.ip." + group + "=10/1m");
-			}
+			// a group's count shapes only the limits declared for it
+			checkArgument(groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
+					"group '%s' counts by outcome but declares no limit of its own", group);
 		});
 		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups), storeKeyPrefix,
 				Map.copyOf(groupConcurrency), options);
 	}
 
-	// limit strings (tests, code that builds a table by hand), each parsed once, in the
-	// quota zone
-	private static Map<String, Limit> parsed(String property, String tier, String dimension, Map<String, String> texts,
-			PolicyOptions options) {
+	/**
+	 * Whether a tier or group name is plain enough for headers, store keys and metric
+	 * tags: letters, digits, {@code .}, {@code _} and {@code -}, at most 64.
+	 */
+	public static boolean isValidName(String name) {
+		return NAME.matcher(name).matches();
+	}
+
+	/**
+	 * Whether a tier name is taken by the limits that are no tier's: the per-IP
+	 * backstop's, {@code @RateLimited} limits', groups' concurrency caps' and runtime
+	 * overrides'.
+	 */
+	public static boolean isReservedTier(String tier) {
+		return Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)
+				|| Policy.OVERRIDE.equals(tier);
+	}
+
+	// limit strings, each parsed once, in the quota zone
+	private static Map<String, Limit> parsed(String owner, Map<String, String> texts, PolicyOptions options) {
 		Map<String, Limit> limits = new LinkedHashMap<>();
 		texts.forEach((group, text) -> {
-			String groupProperty = (Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier))
-					? "ratelimit.tiers." + tier + ".quota." + dimension : property + "." + group;
 			try {
 				limits.put(group, LimitParser.parse(text, options.zone()));
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(groupProperty, text, ex.getMessage(),
-						LimitParser.EXAMPLE);
+				throw new IllegalArgumentException(
+						"invalid limit of " + owner + ", group '" + group + "': " + ex.getMessage(), ex);
 			}
 		});
 		return limits;
 	}
 
-	private static Map<String, Policy> policies(String property, String tier, Dimension dimension,
-			Map<String, Limit> limits, Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+	private static Map<String, Policy> policies(String tier, Dimension dimension, Map<String, Limit> limits,
+			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
 		limits.forEach((group, configured) -> {
-			String text = configured.spec();
-			String groupProperty = property + "." + group;
-			if (Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier)) {
-				groupProperty = "ratelimit.tiers." + tier + ".quota." + dimension.key();
-			}
-			else if (!groups.contains(group)) {
-				throw new InvalidRateLimitConfigurationException(groupProperty, text, "unknown endpoint group '" + group
-						+ "'; known groups are " + groups + " (declare it under ratelimit.groups)",
-						property + ".default=" + LimitParser.EXAMPLE);
-			}
+			boolean tierWide = Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier);
+			checkArgument(tierWide || groups.contains(group), "unknown endpoint group '%s' (known: %s)", group, groups);
 			Limit limit = configured.inZone(options.zone());
 			// a group's count shapes the limits declared for it, never those its requests
 			// share through default
@@ -229,10 +219,9 @@ public final class PolicyTable {
 		return false;
 	}
 
-	private static void checkName(String property, String name) {
-		if (!NAME.matcher(name).matches()) {
-			throw new InvalidRateLimitConfigurationException(property, name,
-					"names may hold letters, digits, '.', '_' and '-' (at most 64)", "premium");
+	private static void checkArgument(boolean valid, String message, Object... arguments) {
+		if (!valid) {
+			throw new IllegalArgumentException(String.format(message, arguments));
 		}
 	}
 

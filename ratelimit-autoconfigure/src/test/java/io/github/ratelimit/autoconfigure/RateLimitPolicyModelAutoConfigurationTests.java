@@ -113,6 +113,31 @@ class RateLimitPolicyModelAutoConfigurationTests {
 	}
 
 	@Test
+	void aReservedTierNameStopsTheStart() {
+		this.runner.withPropertyValues("ratelimit.tiers.backstop.user.default=10/1m")
+			.run((context) -> assertThat(
+					assertStartFailure(context, "ratelimit.tiers.backstop", "backstop", "premium").getDescription())
+				.contains("reserved name"));
+	}
+
+	@Test
+	void aGroupNameThatCannotBeATagStopsTheStart() {
+		this.runner.withPropertyValues("ratelimit.groups.[a b].paths=/ab/**")
+			.run((context) -> assertThat(
+					assertStartFailure(context, "ratelimit.groups.a b", "a b", "premium").getDescription())
+				.contains("letters, digits"));
+	}
+
+	@Test
+	void aBackstopOfAnUnknownGroupStopsTheStart() {
+		this.runner.withPropertyValues("ratelimit.ip.nope=10/1m")
+			.run((context) -> assertThat(
+					assertStartFailure(context, "ratelimit.ip.nope", "10/1m", "ratelimit.ip.default=50/1m, 500/1h")
+						.getDescription())
+				.contains("unknown endpoint group 'nope'"));
+	}
+
+	@Test
 	void quotaOfAnUnknownDimensionStopsTheStart() {
 		this.runner.withPropertyValues("ratelimit.tiers.premium.quota.team=1000/month")
 			.run((context) -> assertStartFailure(context, "ratelimit.tiers.premium.quota.team", "1000/month",
