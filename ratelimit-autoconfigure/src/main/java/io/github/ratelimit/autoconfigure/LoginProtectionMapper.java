@@ -12,10 +12,10 @@ import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.identity.LoginAccountResolver;
 import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.CountedResponse;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.Limit;
-import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.web.LoginAttempts;
 
 /**
@@ -43,21 +43,21 @@ final class LoginProtectionMapper {
 							+ "turns off",
 					"false");
 		}
+		// the binder parsed each limit and each counted status
 		Limit perAddress = failureLimit(property + ".per-address", login.getPerAddress(), "10/1m");
-		String perAccountText = login.getPerAccount();
-		Limit perAccount = (perAccountText == null || perAccountText.isBlank()
-				|| "none".equalsIgnoreCase(perAccountText.strip())) ? null
-						: failureLimit(property + ".per-account", perAccountText, "20/15m");
+		Limit perAccountLimit = login.getPerAccount().limit();
+		Limit perAccount = (perAccountLimit != null)
+				? failureLimit(property + ".per-account", perAccountLimit, "20/15m") : null;
 		CountedResponses failures;
 		try {
-			failures = CountedResponses.parse(login.getCount());
+			failures = CountedResponses.of(login.getCount());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", login.getCount()),
+			throw new InvalidRateLimitConfigurationException(property + ".count", countSpec(login.getCount()),
 					ex.getMessage(), "401");
 		}
 		if (failures.all()) {
-			throw new InvalidRateLimitConfigurationException(property + ".count", String.join(", ", login.getCount()),
+			throw new InvalidRateLimitConfigurationException(property + ".count", countSpec(login.getCount()),
 					"login protection counts failed attempts only", "401");
 		}
 		BanRules.Settings bans = login.getBans().toSettings();
@@ -75,19 +75,17 @@ final class LoginProtectionMapper {
 				properties.getStorage().getKeyPrefix());
 	}
 
-	private static Limit failureLimit(String property, @Nullable String text, String example) {
-		Limit limit;
-		try {
-			limit = LimitParser.parse((text != null) ? text : "");
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidRateLimitConfigurationException(property, text, ex.getMessage(), example);
-		}
+	private static Limit failureLimit(String property, Limit limit, String example) {
 		if (limit.blocked() || limit.has(ConcurrencyLimit.class)) {
-			throw new InvalidRateLimitConfigurationException(property, text,
+			throw new InvalidRateLimitConfigurationException(property, limit.spec(),
 					"must be a number of failed attempts over a period", example);
 		}
 		return limit;
+	}
+
+	/** Counted responses as configured, for messages ({@code failures, 401}). */
+	static String countSpec(List<CountedResponse> values) {
+		return String.join(", ", values.stream().map(CountedResponse::toString).toList());
 	}
 
 	private static void checkFormLogin(String property, RateLimitProperties.FormLogin form) {

@@ -185,11 +185,11 @@ final class PolicyMapper {
 			}
 			CountedResponses counts;
 			try {
-				counts = CountedResponses.parse(group.getCount());
+				counts = CountedResponses.of(group.getCount());
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException(property + ".count",
-						String.join(", ", group.getCount()), ex.getMessage(), CountedResponses.EXAMPLE);
+						LoginProtectionMapper.countSpec(group.getCount()), ex.getMessage(), CountedResponses.EXAMPLE);
 			}
 			groups.put(name,
 					new PolicyOptions.GroupOptions(

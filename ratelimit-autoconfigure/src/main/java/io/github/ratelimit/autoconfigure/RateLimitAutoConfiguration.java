@@ -158,6 +158,30 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
+	@ConfigurationPropertiesBinding
+	static OptionalLimitConverter rateLimitOptionalLimitConverter() {
+		return new OptionalLimitConverter();
+	}
+
+	@Bean
+	@ConfigurationPropertiesBinding
+	static CountedResponseConverter rateLimitCountedResponseConverter() {
+		return new CountedResponseConverter();
+	}
+
+	@Bean
+	@ConfigurationPropertiesBinding
+	static AllowRuleConverter rateLimitAllowRuleConverter() {
+		return new AllowRuleConverter();
+	}
+
+	@Bean
+	@ConfigurationPropertiesBinding
+	static SubjectConverter rateLimitSubjectConverter() {
+		return new SubjectConverter();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
 			RuntimeControl runtimeControl, RateLimitStore store) {

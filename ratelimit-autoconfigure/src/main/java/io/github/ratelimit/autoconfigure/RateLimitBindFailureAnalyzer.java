@@ -1,5 +1,6 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -12,15 +13,20 @@ import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
+import io.github.ratelimit.control.AccessRule;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.policy.CountedResponse;
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.WarnAt;
 
 /**
- * Reports a malformed limit string the way other invalid properties are reported (the
- * property, its origin, the reason and a valid value), and explains a limit written at
- * the wrong depth under {@code ratelimit.tiers} (for example
+ * Reports a value our converters could not bind (a limit string, a soft limit, a CIDR
+ * range, a counted response, an access rule) the way other invalid properties are
+ * reported (the property, its origin, the reason and a valid value), and explains a limit
+ * written at the wrong depth under {@code ratelimit.tiers} (for example
  * {@code ratelimit.tiers.gold.default=5/1m}, the dimension left out), which the binder
  * can only report as an unbound property or a missing converter. Other binding failures
  * are left to Spring Boot's own analyzer.
@@ -34,6 +40,18 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 
 	/** What a tier holds besides the four dimensions' maps. */
 	private static final Set<String> TIER_FIELDS = Set.of("user", "org", "token", "ip", "quota", "mode", "warn-at");
+
+	private static final String LOGIN_PROTECTION = "ratelimit.login-protection.";
+
+	/** A valid value of each type our converters bind. */
+	private static final Map<Class<?>, String> EXAMPLES = Map.of(Limit.class, LimitParser.EXAMPLE, WarnAt.class,
+			WarnAt.EXAMPLE, CidrRange.class, CidrRangeConverter.EXAMPLE, CountedResponse.class,
+			CountedResponses.EXAMPLE, OptionalLimit.class, LimitParser.EXAMPLE, AccessRule.class,
+			AllowRuleConverter.EXAMPLE, Subject.class, SubjectConverter.EXAMPLE);
+
+	/** Login protection's budgets and counts have examples of their own. */
+	private static final Map<String, String> LOGIN_EXAMPLES = Map.of("per-address", "10/1m", "per-account", "20/15m",
+			"count", "401");
 
 	@Override
 	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
@@ -53,14 +71,9 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 			// element type
 			Class<?> type = (target.asCollection() != ResolvableType.NONE) ? target.asCollection().resolveGeneric()
 					: target.resolve();
-			if (invalid != null && type == Limit.class) {
-				return invalidValue(property, invalid, cause, LimitParser.EXAMPLE);
-			}
-			if (invalid != null && type == WarnAt.class) {
-				return invalidValue(property, invalid, cause, WarnAt.EXAMPLE);
-			}
-			if (invalid != null && type == CidrRange.class) {
-				return invalidValue(property, invalid, cause, CidrRangeConverter.EXAMPLE);
+			String example = (invalid != null && type != null) ? example(property.getName().toString(), type) : null;
+			if (example != null) {
+				return invalidValue(property, invalid, cause, example);
 			}
 		}
 		if (property == null || !property.getName().toString().startsWith(TIERS)) {
@@ -76,6 +89,20 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 		String action = "Name the dimension, for example: ratelimit.tiers." + tier + ".user." + group + "="
 				+ property.getValue();
 		return new FailureAnalysis(description, action, cause);
+	}
+
+	/**
+	 * A valid value of a type our converters bind, for the property; {@code null} for a
+	 * type Boot reports by itself.
+	 */
+	private static @Nullable String example(String property, Class<?> type) {
+		String example = EXAMPLES.get(type);
+		if (example != null && property.startsWith(LOGIN_PROTECTION)) {
+			// count[0]: the example of the list
+			String key = property.substring(LOGIN_PROTECTION.length()).replaceFirst("\\[\\d+]$", "");
+			return LOGIN_EXAMPLES.getOrDefault(key, example);
+		}
+		return example;
 	}
 
 	// the same report as the other invalid properties, with where the value was set

@@ -10,19 +10,25 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.web.bind.annotation.RequestMethod;
 
+import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.ForwardedHeader;
+import io.github.ratelimit.policy.CountedResponse;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.TokenBucket;
 import io.github.ratelimit.policy.WarnAt;
 import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.RedisStoreDefaults;
 
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.
@@ -203,9 +209,9 @@ public class RateLimitProperties {
 		private List<String> paths = new ArrayList<>();
 
 		/**
-		 * HTTP methods of the group; empty for every method.
+		 * HTTP methods of the group (GET, POST...); empty for every method.
 		 */
-		private List<String> methods = new ArrayList<>();
+		private List<RequestMethod> methods = new ArrayList<>();
 
 		/**
 		 * Tokens a request of the group takes from every applicable bucket.
@@ -242,7 +248,7 @@ public class RateLimitProperties {
 		 * ("401, 403"). A request takes its token when it starts and gets it back when
 		 * its final status is not counted.
 		 */
-		private List<String> count = new ArrayList<>();
+		private List<CountedResponse> count = new ArrayList<>();
 
 		/**
 		 * Automatic bans for refusals in this group; each unset setting is the tier's,
@@ -250,11 +256,11 @@ public class RateLimitProperties {
 		 */
 		private final BanSettings bans = new BanSettings();
 
-		public List<String> getCount() {
+		public List<CountedResponse> getCount() {
 			return this.count;
 		}
 
-		public void setCount(List<String> count) {
+		public void setCount(List<CountedResponse> count) {
 			this.count = count;
 		}
 
@@ -302,11 +308,11 @@ public class RateLimitProperties {
 			this.paths = paths;
 		}
 
-		public List<String> getMethods() {
+		public List<RequestMethod> getMethods() {
 			return this.methods;
 		}
 
-		public void setMethods(List<String> methods) {
+		public void setMethods(List<RequestMethod> methods) {
 			this.methods = methods;
 		}
 
@@ -442,28 +448,28 @@ public class RateLimitProperties {
 		 * give them a tier instead ("user:partner-bot as partner"). Addresses are the
 		 * client address as resolved through trusted proxies only.
 		 */
-		private List<String> allow = new ArrayList<>();
+		private List<AccessRule> allow = new ArrayList<>();
 
 		/**
 		 * Callers refused with 403 (code access_denied) before any limit is checked:
 		 * addresses or CIDR ranges, "user:<name>", "org:<id>" or "key:<SHA-256 of the
 		 * key>". A deny rule wins over an allow rule.
 		 */
-		private List<String> deny = new ArrayList<>();
+		private List<Subject> deny = new ArrayList<>();
 
-		public List<String> getAllow() {
+		public List<AccessRule> getAllow() {
 			return this.allow;
 		}
 
-		public void setAllow(List<String> allow) {
+		public void setAllow(List<AccessRule> allow) {
 			this.allow = allow;
 		}
 
-		public List<String> getDeny() {
+		public List<Subject> getDeny() {
 			return this.deny;
 		}
 
-		public void setDeny(List<String> deny) {
+		public void setDeny(List<Subject> deny) {
 			this.deny = deny;
 		}
 
@@ -673,7 +679,7 @@ public class RateLimitProperties {
 		 * whose answer is late while Redis keeps answering others waits for it, up to 5s
 		 * (or this, when longer).
 		 */
-		private Duration timeout = Duration.ofSeconds(1);
+		private Duration timeout = RedisStoreDefaults.TIMEOUT;
 
 		private final Memory memory = new Memory();
 
@@ -797,14 +803,14 @@ public class RateLimitProperties {
 		/**
 		 * How long the open circuit breaker skips Redis before probing it again.
 		 */
-		private Duration openDuration = Duration.ofSeconds(1);
+		private Duration openDuration = CircuitBreaker.DEFAULT_COOL_DOWN;
 
 		/**
 		 * How long a concurrency permit's lease lives without renewal: the permits of a
 		 * crashed instance are free again after it. Renewed every third of it while the
 		 * request runs.
 		 */
-		private Duration leaseTime = Duration.ofSeconds(30);
+		private Duration leaseTime = RedisStoreDefaults.LEASE_TIME;
 
 		public Duration getLeaseTime() {
 			return this.leaseTime;
@@ -1179,6 +1185,14 @@ public class RateLimitProperties {
 	 */
 	public static class LoginProtection {
 
+		// built, not parsed: every limit string at startup is the configuration's, parsed
+		// once
+		private static final Limit DEFAULT_PER_ADDRESS = new Limit("10/1m",
+				List.of(new TokenBucket(10, 10, Duration.ofMinutes(1), "1m")));
+
+		private static final Limit DEFAULT_PER_ACCOUNT = new Limit("20/15m",
+				List.of(new TokenBucket(20, 20, Duration.ofMinutes(15), "15m")));
+
 		/**
 		 * Whether failed logins are counted and limited.
 		 */
@@ -1188,21 +1202,21 @@ public class RateLimitProperties {
 		 * Failed login attempts allowed per client address (an IPv6 client by its /64),
 		 * for example "10/1m".
 		 */
-		private String perAddress = "10/1m";
+		private Limit perAddress = DEFAULT_PER_ADDRESS;
 
 		/**
 		 * Failed login attempts allowed per account tried, from any address, for example
 		 * "20/15m"; "none" for no per-account budget. Once spent, every attempt on the
 		 * account is refused until a token refills, its owner's included.
 		 */
-		private String perAccount = "20/15m";
+		private OptionalLimit perAccount = new OptionalLimit(DEFAULT_PER_ACCOUNT);
 
 		/**
 		 * Which final statuses are failed attempts: 401 (the default; a failed form
 		 * login's redirect to its failure URL counts as 401), auth-failures (401 and
 		 * 403), failures (every 4xx and 5xx), or statuses ("401, 429").
 		 */
-		private List<String> count = new ArrayList<>(List.of("401"));
+		private List<CountedResponse> count = new ArrayList<>(List.of(new CountedResponse(null, 401)));
 
 		/**
 		 * More paths whose every request is a login attempt (an application's own login
@@ -1235,27 +1249,27 @@ public class RateLimitProperties {
 			this.enabled = enabled;
 		}
 
-		public String getPerAddress() {
+		public Limit getPerAddress() {
 			return this.perAddress;
 		}
 
-		public void setPerAddress(String perAddress) {
+		public void setPerAddress(Limit perAddress) {
 			this.perAddress = perAddress;
 		}
 
-		public String getPerAccount() {
+		public OptionalLimit getPerAccount() {
 			return this.perAccount;
 		}
 
-		public void setPerAccount(String perAccount) {
+		public void setPerAccount(OptionalLimit perAccount) {
 			this.perAccount = perAccount;
 		}
 
-		public List<String> getCount() {
+		public List<CountedResponse> getCount() {
 			return this.count;
 		}
 
-		public void setCount(List<String> count) {
+		public void setCount(List<CountedResponse> count) {
 			this.count = count;
 		}
 

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.PolicyTable;
 
@@ -24,36 +25,25 @@ final class RuntimeControlMapper {
 	}
 
 	/**
-	 * The configured allow and deny rules, each checked: a bad one names its property and
-	 * a valid value.
+	 * The configured deny and allow rules, as the binder parsed them; an allow rule's
+	 * tier must be configured.
 	 */
 	static List<AccessRule> accessRules(RateLimitProperties.Access access, PolicyTable table) {
 		List<AccessRule> rules = new ArrayList<>();
-		accessRules("ratelimit.access.deny", AccessRule.Access.DENY, access.getDeny(), table, rules);
-		accessRules("ratelimit.access.allow", AccessRule.Access.ALLOW, access.getAllow(), table, rules);
-		return rules;
-	}
-
-	static void accessRules(String property, AccessRule.Access kind, List<String> texts, PolicyTable table,
-			List<AccessRule> rules) {
-		for (int i = 0; i < texts.size(); i++) {
-			String text = texts.get(i);
-			String indexed = property + "[" + i + "]";
-			String example = (kind == AccessRule.Access.DENY) ? "169.254.0.0/16"
-					: "203.0.113.0/24 (or user:partner-bot as premium)";
-			AccessRule rule;
-			try {
-				rule = AccessRule.parse(kind, (text != null) ? text : "");
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException(indexed, text, ex.getMessage(), example);
-			}
+		for (Subject subject : access.getDeny()) {
+			rules.add(new AccessRule(AccessRule.Access.DENY, subject, null, null));
+		}
+		List<AccessRule> allow = access.getAllow();
+		for (int i = 0; i < allow.size(); i++) {
+			AccessRule rule = allow.get(i);
 			if (rule.tier() != null && !table.hasTier(rule.tier())) {
-				throw new InvalidRateLimitConfigurationException(indexed, text,
-						"unknown tier '" + rule.tier() + "'; configured tiers are " + table.tiers(), example);
+				throw new InvalidRateLimitConfigurationException("ratelimit.access.allow[" + i + "]", rule.spec(),
+						"unknown tier '" + rule.tier() + "'; configured tiers are " + table.tiers(),
+						AllowRuleConverter.EXAMPLE);
 			}
 			rules.add(rule);
 		}
+		return rules;
 	}
 
 	/** The ban rules of every tier and group, each resolved rule checked. */

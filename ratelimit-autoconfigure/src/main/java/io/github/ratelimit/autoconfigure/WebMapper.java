@@ -44,7 +44,7 @@ final class WebMapper {
 		List<EndpointRule> groups = new ArrayList<>();
 		properties.getGroups()
 			.forEach((name, group) -> groups.addAll(EndpointRules.group("ratelimit.groups." + name, name,
-					group.getPaths(), group.getMethods(), group.getCost())));
+					group.getPaths(), group.getMethods().stream().map(Enum::name).toList(), group.getCost())));
 		Map<String, Long> costs = new LinkedHashMap<>();
 		properties.getGroups().forEach((name, group) -> costs.put(name, group.getCost()));
 		List<String> excluded = properties.getExcludePaths();

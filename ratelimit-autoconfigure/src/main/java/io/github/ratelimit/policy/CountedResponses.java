@@ -1,5 +1,6 @@
 package io.github.ratelimit.policy;
 
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.StringJoiner;
@@ -41,6 +42,9 @@ public final class CountedResponses {
 		this.statuses = statuses;
 	}
 
+	/** The keywords, each a value of its own. */
+	static final List<CountedResponses> KEYWORDS = List.of(ALL, FAILURES, AUTH_FAILURES);
+
 	/**
 	 * Reads the configured values: one keyword, or statuses.
 	 * @param values {@code [all]}, {@code [failures]}, {@code [auth-failures]}, or
@@ -49,35 +53,37 @@ public final class CountedResponses {
 	 * @throws IllegalArgumentException naming what is wrong
 	 */
 	public static CountedResponses parse(List<String> values) {
+		List<CountedResponse> parsed = new ArrayList<>(values.size());
+		for (String value : values) {
+			parsed.add(CountedResponse.parse(value));
+		}
+		return of(parsed);
+	}
+
+	/**
+	 * Puts values read one by one together: one keyword, or statuses.
+	 * @param values one keyword, or statuses; empty for {@link #ALL}
+	 * @return what they count
+	 * @throws IllegalArgumentException when a keyword is listed with other values
+	 */
+	public static CountedResponses of(List<CountedResponse> values) {
 		if (values.isEmpty()) {
 			return ALL;
 		}
-		if (values.size() == 1) {
-			String value = values.get(0).strip();
-			for (CountedResponses keyword : List.of(ALL, FAILURES, AUTH_FAILURES)) {
-				if (keyword.spec.equalsIgnoreCase(value)) {
-					return keyword;
-				}
-			}
+		CountedResponses keyword = values.get(0).keyword();
+		if (values.size() == 1 && keyword != null) {
+			return keyword;
 		}
 		BitSet statuses = new BitSet(600);
 		StringJoiner spec = new StringJoiner(", ");
-		for (String value : values) {
-			String text = value.strip();
-			int status;
-			try {
-				status = Integer.parseInt(text);
-			}
-			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException("'" + text + "' is neither all, failures, auth-failures nor an "
+		for (CountedResponse value : values) {
+			if (value.keyword() != null) {
+				throw new IllegalArgumentException("'" + value + "' is neither all, failures, auth-failures nor an "
 						+ "HTTP status; statuses are listed alone, without a keyword");
 			}
-			if (status < 100 || status > 599) {
-				throw new IllegalArgumentException(status + " is not an HTTP status (100 to 599)");
-			}
-			if (!statuses.get(status)) {
-				statuses.set(status);
-				spec.add(Integer.toString(status));
+			if (!statuses.get(value.status())) {
+				statuses.set(value.status());
+				spec.add(Integer.toString(value.status()));
 			}
 		}
 		return new CountedResponses(spec.toString(), statuses);

@@ -18,6 +18,7 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.web.LoginAttempts;
 
+import static io.github.ratelimit.autoconfigure.StartFailures.assertBindFailure;
 import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -150,8 +151,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 	@Test
 	void aPerAddressBudgetThatIsNoLimitStopsTheStart() {
 		this.enabled.withPropertyValues("ratelimit.login-protection.per-address=lots/1m")
-			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-address", "lots/1m",
-					"10/1m"));
+			.run((context) -> assertBindFailure(context, "ratelimit.login-protection.per-address", "lots/1m", "10/1m"));
 	}
 
 	@Test
@@ -171,7 +171,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 	@Test
 	void anInvalidPerAccountBudgetStopsTheStart() {
 		this.enabled.withPropertyValues("ratelimit.login-protection.per-account=many")
-			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.per-account", "many", "20/15m"));
+			.run((context) -> assertBindFailure(context, "ratelimit.login-protection.per-account", "many", "20/15m"));
 	}
 
 	@Test
@@ -183,7 +183,7 @@ class RateLimitLoginProtectionAutoConfigurationTests {
 	@Test
 	void anUnknownCountStopsTheStart() {
 		this.enabled.withPropertyValues("ratelimit.login-protection.count=abc")
-			.run((context) -> assertStartFailure(context, "ratelimit.login-protection.count", "abc", "401"));
+			.run((context) -> assertBindFailure(context, "ratelimit.login-protection.count", "abc", "401"));
 	}
 
 	@Test

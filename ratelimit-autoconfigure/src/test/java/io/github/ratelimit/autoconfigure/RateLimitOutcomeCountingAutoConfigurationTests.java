@@ -8,6 +8,7 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Policy;
 
+import static io.github.ratelimit.autoconfigure.StartFailures.assertBindFailure;
 import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,14 +48,14 @@ class RateLimitOutcomeCountingAutoConfigurationTests {
 	@Test
 	void anUnknownValueStopsTheStartNamingTheProperty() {
 		this.runner.withPropertyValues("ratelimit.groups.login.count=failure")
-			.run((context) -> assertStartFailure(context, "ratelimit.groups.login.count", "failure",
+			.run((context) -> assertBindFailure(context, "ratelimit.groups.login.count", "failure",
 					CountedResponses.EXAMPLE));
 	}
 
 	@Test
 	void aStatusOutOfRangeStopsTheStart() {
 		this.runner.withPropertyValues("ratelimit.groups.login.count=401, 999")
-			.run((context) -> assertStartFailure(context, "ratelimit.groups.login.count", "401, 999",
+			.run((context) -> assertBindFailure(context, "ratelimit.groups.login.count", "401, 999",
 					CountedResponses.EXAMPLE));
 	}
 

@@ -20,6 +20,7 @@ import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.redis.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
+import static io.github.ratelimit.autoconfigure.StartFailures.assertBindFailure;
 import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,13 +68,13 @@ class RateLimitRuntimeControlAutoConfigurationTests {
 	@Test
 	void aBadAccessRuleStopsTheStartNamingTheProperty() {
 		this.runner.withPropertyValues("ratelimit.access.deny[0]=10.0.0.1/8")
-			.run((context) -> assertStartFailure(context, "ratelimit.access.deny[0]", "10.0.0.1/8", "169.254.0.0/16"));
+			.run((context) -> assertBindFailure(context, "ratelimit.access.deny[0]", "10.0.0.1/8", "169.254.0.0/16"));
 		this.runner.withPropertyValues("ratelimit.access.allow[0]=user:bot as gold")
 			.run((context) -> assertStartFailure(context, "ratelimit.access.allow[0]", "user:bot as gold",
 					"203.0.113.0/24"));
 		this.runner.withPropertyValues("ratelimit.access.deny[0]=key:my-secret-key")
 			.run((context) -> assertThat(
-					assertStartFailure(context, "ratelimit.access.deny[0]", "key:my-secret-key", "169.254.0.0/16")
+					assertBindFailure(context, "ratelimit.access.deny[0]", "key:my-secret-key", "169.254.0.0/16")
 						.getDescription())
 				.contains("never the key itself"));
 	}

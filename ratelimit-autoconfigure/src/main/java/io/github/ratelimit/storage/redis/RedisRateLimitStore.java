@@ -72,7 +72,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	 * own failure detectors (Sentinel's {@code down-after-milliseconds}: 30 s; a
 	 * Cluster's {@code cluster-node-timeout}: 15 s).
 	 */
-	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+	public static final Duration DEFAULT_TIMEOUT = RedisStoreDefaults.TIMEOUT;
 
 	/**
 	 * The longest a decision waits for its own answer while Redis keeps answering others

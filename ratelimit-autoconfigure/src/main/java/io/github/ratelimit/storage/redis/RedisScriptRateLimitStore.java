@@ -48,7 +48,7 @@ import io.github.ratelimit.storage.StoreDecision;
 public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptSession> {
 
 	/** How long a permit stays leased unless renewed, when no lease time is given. */
-	public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+	public static final Duration DEFAULT_LEASE_TIME = RedisStoreDefaults.LEASE_TIME;
 
 	private final TokenBucketScript script;
 
