@@ -182,6 +182,12 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
+	@ConfigurationPropertiesBinding
+	static KeySha256Converter rateLimitKeySha256Converter() {
+		return new KeySha256Converter();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
 			RuntimeControl runtimeControl, RateLimitStore store) {

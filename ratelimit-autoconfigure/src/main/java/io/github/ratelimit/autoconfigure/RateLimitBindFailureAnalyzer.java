@@ -46,8 +46,8 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 	/** A valid value of each type our converters bind. */
 	private static final Map<Class<?>, String> EXAMPLES = Map.of(Limit.class, LimitParser.EXAMPLE, WarnAt.class,
 			WarnAt.EXAMPLE, CidrRange.class, CidrRangeConverter.EXAMPLE, CountedResponse.class,
-			CountedResponses.EXAMPLE, OptionalLimit.class, LimitParser.EXAMPLE, AccessRule.class,
-			AllowRuleConverter.EXAMPLE, Subject.class, SubjectConverter.EXAMPLE);
+			CountedResponses.EXAMPLE, OptionalLimit.class, LimitParser.EXAMPLE, KeySha256.class, KeySha256.EXAMPLE,
+			AccessRule.class, AllowRuleConverter.EXAMPLE, Subject.class, SubjectConverter.EXAMPLE);
 
 	/** Login protection's budgets and counts have examples of their own. */
 	private static final Map<String, String> LOGIN_EXAMPLES = Map.of("per-address", "10/1m", "per-account", "20/15m",
@@ -111,8 +111,11 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 		String name = property.getName().toString();
 		String origin = (property.getOrigin() != null) ? " (set in " + property.getOrigin() + ")" : "";
 		String reason = invalid.getMessage().endsWith(".") ? invalid.getMessage() : invalid.getMessage() + ".";
-		String description = "Invalid value '" + property.getValue() + "' for configuration property '" + name + "'"
-				+ origin + ": " + reason;
+		// never echo a key's hash that failed: it may be the raw key, pasted in the wrong
+		// place
+		Object value = name.endsWith(".key-sha256") ? "(hidden)" : property.getValue();
+		String description = "Invalid value '" + value + "' for configuration property '" + name + "'" + origin + ": "
+				+ reason;
 		String action = "Update '" + name + "' in your configuration. A valid value looks like: " + example;
 		return new FailureAnalysis(description, action, cause);
 	}

@@ -1040,7 +1040,7 @@ public class RateLimitProperties {
 		 * SHA-256 of the key, in hex (preferred: the key itself stays out of
 		 * configuration).
 		 */
-		private @Nullable String keySha256;
+		private @Nullable KeySha256 keySha256;
 
 		/**
 		 * The key itself; for demos and tests only.
@@ -1062,11 +1062,11 @@ public class RateLimitProperties {
 		 */
 		private @Nullable String tier;
 
-		public @Nullable String getKeySha256() {
+		public @Nullable KeySha256 getKeySha256() {
 			return this.keySha256;
 		}
 
-		public void setKeySha256(@Nullable String keySha256) {
+		public void setKeySha256(@Nullable KeySha256 keySha256) {
 			this.keySha256 = keySha256;
 		}
 

@@ -84,6 +84,30 @@ class RateLimitTypedPropertiesTests {
 				.contains("statuses are listed alone"));
 	}
 
+	@Test
+	void aKeyHashThatIsNoHashIsReportedByTheBinderWithoutShowingIt() {
+		this.runner
+			.withPropertyValues("ratelimit.identity.api-keys[0].key-sha256=sk_live_my_raw_key",
+					"ratelimit.identity.api-keys[0].user=alice")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new RateLimitBindFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).as("%s", context.getStartupFailure()).isNotNull();
+				assertThat(analysis.getDescription()).contains("'ratelimit.identity.api-keys[0].key-sha256'")
+					.contains("(hidden)")
+					.contains("64 hex digits")
+					.contains("(set in")
+					.doesNotContain("sk_live_my_raw_key");
+				assertThat(analysis.getAction()).contains("sha256sum");
+			});
+		this.runner
+			.withPropertyValues("ratelimit.identity.api-keys[0].key-sha256=" + "AB".repeat(32),
+					"ratelimit.identity.api-keys[0].user=alice")
+			.run((context) -> assertThat(
+					context.getBean(RateLimitProperties.class).getIdentity().getApiKeys().get(0).getKeySha256())
+				.hasToString("ab".repeat(32)));
+	}
+
 	private static LoginProtection loginProtection(RateLimiter limiter) {
 		LoginProtection protection = limiter.loginProtection();
 		assertThat(protection).isNotNull();
