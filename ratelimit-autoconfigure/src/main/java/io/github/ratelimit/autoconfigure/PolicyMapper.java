@@ -40,7 +40,7 @@ final class PolicyMapper {
 		}
 		// the limits as the binder parsed them: none is parsed again
 		PolicyTable table = PolicyTable.of(tierLimits(properties.getTiers()), properties.getIp(),
-				properties.getGroups().keySet(), prefix, policyOptions(properties));
+				properties.getGroups().keySet(), policyOptions(properties));
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}

@@ -41,7 +41,7 @@ class RuntimeControlOnRedisTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("free", Map.of("org", Map.of("default", "100/1m"), "user", Map.of("default", "10/1m"))),
-			Map.of("default", "5000/1m"), Set.of("export"), "rl:");
+			Map.of("default", "5000/1m"), Set.of("export"));
 
 	private String prefix;
 

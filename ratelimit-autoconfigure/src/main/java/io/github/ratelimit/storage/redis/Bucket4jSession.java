@@ -13,6 +13,7 @@ import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.lettuce.core.api.StatefulConnection;
 
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 
 /**
@@ -64,7 +65,7 @@ final class Bucket4jSession implements RedisSession {
 
 	/** The key of a check's bucket: one per exact limit. */
 	static String key(LimitCheck check) {
-		return check.key() + "~" + check.policy().limitFingerprint();
+		return check.key() + "~" + StoreKeys.limitFingerprint(check.policy());
 	}
 
 	private AsyncBucketProxy newBucket(String key, LimitCheck check) {

@@ -87,7 +87,7 @@ class RedisBanFloodTests {
 				Duration.ofSeconds(2), 2 * RECORDS);
 		this.resources.add(store);
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "5/1h"))), Map.of(),
-				Set.of(), this.prefix);
+				Set.of());
 		RuntimeControl control = new RuntimeControl(store, new PolicyRegistry(table), List.of(), BanRules.NONE,
 				Clock.systemUTC(), Duration.ofMillis(100));
 		this.resources.add(control);

@@ -269,7 +269,7 @@ class RedisControlStoreTests {
 	@Test
 	void twoInstancesApplyEachOthersChangesWithinTheRefreshInterval() {
 		PolicyTable table = PolicyTable.build(Map.of("free", Map.of("org", Map.of("default", "100/1m"))), Map.of(),
-				Set.of(), this.prefix);
+				Set.of());
 		BanRules bans = new BanRules(new BanRules.Settings(2, null, null, null, null), Map.of(), Map.of());
 		RuntimeControl one = new RuntimeControl(this.a, new PolicyRegistry(table), List.of(), bans, this.time,
 				Duration.ofMillis(50));

@@ -30,6 +30,7 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
 import io.github.ratelimit.storage.redis.CircuitBreaker.State;
@@ -424,8 +425,8 @@ abstract class RedisRateLimitStoreContractTests {
 	}
 
 	protected LimitCheck check(Dimension dimension, String limit, String id, long cost) {
-		Policy policy = new Policy("test", dimension, "default", LimitParser.parse(limit), this.prefix);
-		return LimitCheck.enforced(policy, policy.storeKey(id), cost);
+		Policy policy = new Policy("test", dimension, "default", LimitParser.parse(limit));
+		return LimitCheck.enforced(policy, new StoreKeys(this.prefix).key(policy, id), cost);
 	}
 
 	protected Set<String> keys(String prefix) {

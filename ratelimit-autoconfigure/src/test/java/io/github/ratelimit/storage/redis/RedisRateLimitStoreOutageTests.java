@@ -19,6 +19,7 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.redis.CircuitBreaker.State;
 import io.github.ratelimit.test.redis.FakeRedisServer;
@@ -287,9 +288,8 @@ abstract class RedisRateLimitStoreOutageTests {
 	abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker);
 
 	protected static LimitCheck check(String limit, String id) {
-		Policy policy = new Policy("test", Dimension.USER, "default", LimitParser.parse(limit),
-				RedisTestServer.uniqueKeyPrefix("outage"));
-		return LimitCheck.enforced(policy, policy.storeKey(id), 1);
+		Policy policy = new Policy("test", Dimension.USER, "default", LimitParser.parse(limit));
+		return LimitCheck.enforced(policy, new StoreKeys(RedisTestServer.uniqueKeyPrefix("outage")).key(policy, id), 1);
 	}
 
 }

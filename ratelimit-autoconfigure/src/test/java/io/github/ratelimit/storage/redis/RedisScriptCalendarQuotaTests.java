@@ -14,7 +14,6 @@ import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 
-import static io.github.ratelimit.storage.redis.ScriptStores.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,7 +42,7 @@ class RedisScriptCalendarQuotaTests {
 		this.store = this.stores.connected(RedisScriptRateLimitStore.DEFAULT_LEASE_TIME, this.redisTime::get,
 				this.javaTime::get, null);
 		// a month in UTC
-		this.monthly = check(this.stores.policy("1/month"), "alice");
+		this.monthly = this.stores.check(this.stores.policy("1/month"), "alice");
 	}
 
 	@AfterEach

@@ -18,7 +18,6 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.Permits;
 import io.github.ratelimit.storage.StoreDecision;
 
-import static io.github.ratelimit.storage.redis.ScriptStores.check;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -48,7 +47,7 @@ class RedisScriptLeaseTests {
 
 	@Test
 	void permitOfAnInstanceThatDiedIsFreeOnceItsLeaseRunsOut() {
-		LimitCheck cap = check(this.stores.policy("1 concurrent"), "alice");
+		LimitCheck cap = this.stores.check(this.stores.policy("1 concurrent"), "alice");
 		RedisScriptRateLimitStore died = this.stores.connected(LEASE, this.time::get);
 		assertThat(died.decide(List.of(cap)).admitted()).isTrue();
 		// neither released nor renewed from now on, as when the instance is killed
@@ -66,7 +65,7 @@ class RedisScriptLeaseTests {
 
 	@Test
 	void renewalKeepsThePermitOfALongRequest() {
-		LimitCheck cap = check(this.stores.policy("1 concurrent"), "alice");
+		LimitCheck cap = this.stores.check(this.stores.policy("1 concurrent"), "alice");
 		RedisScriptRateLimitStore store = this.stores.connected(LEASE, this.time::get);
 		StoreDecision longRequest = store.decide(List.of(cap));
 		advance(Duration.ofSeconds(20));
@@ -82,7 +81,7 @@ class RedisScriptLeaseTests {
 
 	@Test
 	void leasesAreRenewedInTheBackgroundUntilReleased() {
-		LimitCheck cap = check(this.stores.policy("1 concurrent"), "alice");
+		LimitCheck cap = this.stores.check(this.stores.policy("1 concurrent"), "alice");
 		// Redis's clock: only the renewals every 100 ms keep the permit past its lease of
 		// 300 ms
 		RedisScriptRateLimitStore store = this.stores.connected(Duration.ofMillis(300), null);
@@ -100,8 +99,8 @@ class RedisScriptLeaseTests {
 	@Test
 	void refusedRequestLeavesNoLease() {
 		Policy capPolicy = this.stores.policy("2 concurrent");
-		LimitCheck cap = check(capPolicy, "alice");
-		LimitCheck spent = check(this.stores.policy(Dimension.IP, "1/1h"), "203.0.113.9");
+		LimitCheck cap = this.stores.check(capPolicy, "alice");
+		LimitCheck spent = this.stores.check(this.stores.policy(Dimension.IP, "1/1h"), "203.0.113.9");
 		RedisScriptRateLimitStore store = this.stores.connected(LEASE, this.time::get);
 		store.decide(List.of(spent));
 
@@ -125,7 +124,7 @@ class RedisScriptLeaseTests {
 
 	@Test
 	void keyOfAHeldPermitLivesAsLongAsItsLease() {
-		LimitCheck check = check(this.stores.policy("10/1s, 1 concurrent"), "alice");
+		LimitCheck check = this.stores.check(this.stores.policy("10/1s, 1 concurrent"), "alice");
 		RedisScriptRateLimitStore store = this.stores.connected(Duration.ofMinutes(5), null);
 		store.decide(List.of(check));
 		// the token bucket alone would be full again, and its key gone, within 100 ms
@@ -138,9 +137,9 @@ class RedisScriptLeaseTests {
 		// what they took
 		RedisScriptRateLimitStore store = this.stores.connected(LEASE, this.time::get, this.time::get,
 				Arrays::hashCode);
-		LimitCheck quota = check(this.stores.policy(Dimension.ORG, "10/day"), "acme");
-		LimitCheck cap = check(this.stores.policy(Dimension.USER, "1 concurrent"), "alice");
-		LimitCheck spent = check(this.stores.policy(Dimension.IP, "1/1h"), "203.0.113.9");
+		LimitCheck quota = this.stores.check(this.stores.policy(Dimension.ORG, "10/day"), "acme");
+		LimitCheck cap = this.stores.check(this.stores.policy(Dimension.USER, "1 concurrent"), "alice");
+		LimitCheck spent = this.stores.check(this.stores.policy(Dimension.IP, "1/1h"), "203.0.113.9");
 		store.decide(List.of(spent));
 
 		StoreDecision refused = store.decide(List.of(quota, cap, spent));
@@ -161,8 +160,8 @@ class RedisScriptLeaseTests {
 	void renewsAndReleasesLeasesInEverySlot() {
 		RedisScriptRateLimitStore store = this.stores.connected(LEASE, this.time::get, this.time::get,
 				Arrays::hashCode);
-		LimitCheck user = check(this.stores.policy(Dimension.USER, "1 concurrent"), "alice");
-		LimitCheck org = check(this.stores.policy(Dimension.ORG, "1 concurrent"), "acme");
+		LimitCheck user = this.stores.check(this.stores.policy(Dimension.USER, "1 concurrent"), "alice");
+		LimitCheck org = this.stores.check(this.stores.policy(Dimension.ORG, "1 concurrent"), "acme");
 		StoreDecision longRequest = store.decide(List.of(user, org));
 		assertThat(longRequest.admitted()).isTrue();
 		advance(Duration.ofSeconds(20));

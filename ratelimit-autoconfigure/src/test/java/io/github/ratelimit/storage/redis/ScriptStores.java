@@ -17,6 +17,7 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.awaitility.Awaitility.await;
@@ -78,11 +79,11 @@ final class ScriptStores implements AutoCloseable {
 	}
 
 	Policy policy(Dimension dimension, String limit) {
-		return new Policy("test", dimension, "default", LimitParser.parse(limit), this.prefix);
+		return new Policy("test", dimension, "default", LimitParser.parse(limit));
 	}
 
-	static LimitCheck check(Policy policy, String id) {
-		return LimitCheck.enforced(policy, policy.storeKey(id), 1);
+	LimitCheck check(Policy policy, String id) {
+		return LimitCheck.enforced(policy, new StoreKeys(this.prefix).key(policy, id), 1);
 	}
 
 	private RedisClient client() {
