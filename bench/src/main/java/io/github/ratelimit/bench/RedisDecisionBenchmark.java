@@ -34,11 +34,11 @@ import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisConnector;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 
 /**
  * One blocking Redis decision ({@code RateLimitStore.decide}) of each strategy, on

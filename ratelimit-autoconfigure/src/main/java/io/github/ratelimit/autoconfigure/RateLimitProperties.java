@@ -22,7 +22,7 @@ import io.github.ratelimit.identity.ForwardedHeader;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.WarnAt;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
 
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.

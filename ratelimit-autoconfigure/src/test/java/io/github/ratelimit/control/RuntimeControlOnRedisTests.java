@@ -23,8 +23,8 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
-import io.github.ratelimit.storage.redis.RedisConnector;
-import io.github.ratelimit.storage.redis.RedisControlStore;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.control.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -26,6 +26,10 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreKeys;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
