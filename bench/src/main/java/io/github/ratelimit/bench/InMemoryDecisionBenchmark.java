@@ -35,9 +35,11 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 
 /**
@@ -66,7 +68,7 @@ public class InMemoryDecisionBenchmark {
 						Map.of("premium",
 								Map.of("user", Map.of("default", "1000000000/1s"), "org",
 										Map.of("default", "1000000000/1s"))),
-						Map.of("default", "1000000000/1s"), Set.of(), "rl:"))
+						Map.of("default", "1000000000/1s"), Set.of()))
 		.failureMode(FailureMode.OPEN, null)
 		.clock(Clock.systemUTC())
 		.build();
@@ -78,7 +80,7 @@ public class InMemoryDecisionBenchmark {
 				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
 				"anonymous", "premium"), new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME))
 		.policies(PolicyTable.build(Map.of("premium", Map.of("user", Map.of("default", "1000000000/1s"))), Map.of(),
-				Set.of(), "rl:"))
+				Set.of()))
 		.failureMode(FailureMode.OPEN, null)
 		.clock(Clock.systemUTC())
 		.build();
@@ -95,13 +97,14 @@ public class InMemoryDecisionBenchmark {
 
 	public InMemoryDecisionBenchmark() {
 		Limit limit = LimitParser.parse("1000000000/1s");
-		Policy user = new Policy("premium", Dimension.USER, "default", limit, "rl:");
-		Policy org = new Policy("premium", Dimension.ORG, "default", limit, "rl:");
-		Policy ip = new Policy(Policy.BACKSTOP, Dimension.IP, "default", limit, "rl:");
-		LimitCheck userCheck = LimitCheck.enforced(user, user.storeKey("alice"), 1);
+		StoreKeys keys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
+		Policy user = new Policy("premium", Dimension.USER, "default", limit);
+		Policy org = new Policy("premium", Dimension.ORG, "default", limit);
+		Policy ip = new Policy(PolicyScope.BACKSTOP, Dimension.IP, "default", limit);
+		LimitCheck userCheck = LimitCheck.enforced(user, keys.key(user, "alice"), 1);
 		this.oneCheck = List.of(userCheck);
-		this.threeChecks = List.of(LimitCheck.enforced(org, org.storeKey("acme"), 1), userCheck,
-				LimitCheck.enforced(ip, ip.storeKey("203.0.113.7"), 1));
+		this.threeChecks = List.of(LimitCheck.enforced(org, keys.key(org, "acme"), 1), userCheck,
+				LimitCheck.enforced(ip, keys.key(ip, "203.0.113.7"), 1));
 	}
 
 	@Setup(Level.Trial)

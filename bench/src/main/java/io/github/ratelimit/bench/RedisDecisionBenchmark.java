@@ -29,14 +29,16 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisConnector;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 
 /**
  * One blocking Redis decision ({@code RateLimitStore.decide}) of each strategy, on
@@ -139,22 +141,22 @@ public class RedisDecisionBenchmark {
 
 		// keys of this trial only, so that runs on a shared server never meet earlier
 		// state
-		String prefix = "rl-bench:" + Long.toHexString(System.nanoTime()) + ":";
+		StoreKeys keys = new StoreKeys("rl-bench:" + Long.toHexString(System.nanoTime()) + ":");
 		Limit admitted = LimitParser.parse(ADMITTED_LIMIT);
-		Policy user = new Policy("bench", Dimension.USER, "default", admitted, prefix);
-		Policy org = new Policy("bench", Dimension.ORG, "default", admitted, prefix);
-		Policy ip = new Policy(Policy.BACKSTOP, Dimension.IP, "default", admitted, prefix);
-		Policy refused = new Policy("bench", Dimension.USER, "refused", LimitParser.parse(REFUSED_LIMIT), prefix);
+		Policy user = new Policy("bench", Dimension.USER, "default", admitted);
+		Policy org = new Policy("bench", Dimension.ORG, "default", admitted);
+		Policy ip = new Policy(PolicyScope.BACKSTOP, Dimension.IP, "default", admitted);
+		Policy refused = new Policy("bench", Dimension.USER, "refused", LimitParser.parse(REFUSED_LIMIT));
 		this.oneCheck = new List[KEYS];
 		this.threeChecks = new List[KEYS];
 		for (int i = 0; i < KEYS; i++) {
-			LimitCheck userCheck = LimitCheck.enforced(user, user.storeKey("user-" + i), 1);
+			LimitCheck userCheck = LimitCheck.enforced(user, keys.key(user, "user-" + i), 1);
 			this.oneCheck[i] = List.of(userCheck);
-			this.threeChecks[i] = List.of(userCheck, LimitCheck.enforced(org, org.storeKey("org-" + (i % ORGS)), 1),
-					LimitCheck.enforced(ip, ip.storeKey("10.1." + (i / 256) + "." + (i % 256)), 1));
+			this.threeChecks[i] = List.of(userCheck, LimitCheck.enforced(org, keys.key(org, "org-" + (i % ORGS)), 1),
+					LimitCheck.enforced(ip, keys.key(ip, "10.1." + (i / 256) + "." + (i % 256)), 1));
 		}
-		this.hotKey = List.of(LimitCheck.enforced(user, user.storeKey("hot"), 1));
-		this.refusedKey = List.of(LimitCheck.enforced(refused, refused.storeKey("hot"), 1));
+		this.hotKey = List.of(LimitCheck.enforced(user, keys.key(user, "hot"), 1));
+		this.refusedKey = List.of(LimitCheck.enforced(refused, keys.key(refused, "hot"), 1));
 
 		// what each variant measures is what it says
 		expect(this.oneCheck[0], true, "keys10k");

@@ -27,7 +27,6 @@ import io.github.ratelimit.control.InvalidControlInputException;
 import io.github.ratelimit.control.LimitOverride;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
-import io.github.ratelimit.core.StoreKeys;
 import io.github.ratelimit.core.TopRefused;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -40,6 +39,7 @@ import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
 
 /**
@@ -78,6 +78,8 @@ public class RateLimitsEndpoint {
 
 	private final RateLimitStore store;
 
+	private final StoreKeys keys;
+
 	private final TopRefused topRefused;
 
 	private final Clock clock;
@@ -88,20 +90,23 @@ public class RateLimitsEndpoint {
 	 * Creates the endpoint for clients grouped by the default prefixes (an IPv4 address
 	 * is itself, an IPv6 address its /64).
 	 */
-	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock) {
-		this(control, store, topRefused, clock, new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES,
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, StoreKeys keys, TopRefused topRefused,
+			Clock clock) {
+		this(control, store, keys, topRefused, clock, new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES,
 				ClientIpResolver.DEFAULT_IPV4_PREFIX, ClientIpResolver.DEFAULT_IPV6_PREFIX));
 	}
 
 	/**
 	 * Creates the endpoint.
+	 * @param keys the layout of the keys the limiter asks the store about
 	 * @param ips the resolver of the application: {@code ip} ids are read as the groups
 	 * it counts clients in
 	 */
-	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, TopRefused topRefused, Clock clock,
-			ClientIpResolver ips) {
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, StoreKeys keys, TopRefused topRefused,
+			Clock clock, ClientIpResolver ips) {
 		this.control = control;
 		this.store = store;
+		this.keys = keys;
 		this.topRefused = topRefused;
 		this.clock = clock;
 		this.ips = ips;
@@ -365,7 +370,6 @@ public class RateLimitsEndpoint {
 	private List<LimitCheck> checks(Target target) {
 		PolicyTable table = this.control.table();
 		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
-		String escaped = StoreKeys.escape(target.id());
 		// overrides first: a bucket an override shares with a tier limit is read with the
 		// override's limit
 		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(target.dimension(), target.id()).values());
@@ -380,11 +384,11 @@ public class RateLimitsEndpoint {
 				candidates.add(concurrency);
 			}
 			// the backstop alone, as for a caller of no configured tier
-			candidates.addAll(table.policies(Policy.BACKSTOP, group));
+			candidates.addAll(table.backstop(group));
 		}
 		for (Policy policy : candidates) {
 			if (policy.dimension() == target.dimension() && !policy.limit().blocked()) {
-				String key = policy.storeKey(escaped);
+				String key = this.keys.key(policy, target.id());
 				byKey.putIfAbsent(key, new LimitCheck(policy, key, 1, true));
 			}
 		}

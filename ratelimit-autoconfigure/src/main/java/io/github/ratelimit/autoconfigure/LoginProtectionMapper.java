@@ -71,8 +71,7 @@ final class LoginProtectionMapper {
 					ex.getMessage(), "24h");
 		}
 		checkFormLogin(property + ".form-login", login.getFormLogin());
-		return new io.github.ratelimit.core.LoginProtection(perAddress, perAccount, failures, rule,
-				properties.getStorage().getKeyPrefix());
+		return new io.github.ratelimit.core.LoginProtection(perAddress, perAccount, failures, rule);
 	}
 
 	private static Limit failureLimit(String property, Limit limit, String example) {

@@ -49,7 +49,7 @@ final class PolicyMapper {
 		checkGroupsOfLimits(tiers, properties.getIp(), groups);
 		PolicyOptions options = policyOptions(properties);
 		checkCounts(options, tiers, properties.getIp());
-		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), groups, prefix, options);
+		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), groups, options);
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}

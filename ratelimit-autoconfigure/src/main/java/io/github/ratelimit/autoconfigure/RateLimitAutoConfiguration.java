@@ -45,6 +45,7 @@ import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.web.EndpointClassifier;
@@ -189,8 +190,14 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	StoreKeys rateLimitStoreKeys(RateLimitProperties properties) {
+		return new StoreKeys(properties.getStorage().getKeyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
-			RuntimeControl runtimeControl, RateLimitStore store) {
+			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
 		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty()) {
@@ -213,6 +220,7 @@ public final class RateLimitAutoConfiguration {
 			.clock(Clock.systemUTC())
 			.maxWaiting(properties.getWaiting().getMaxRequests())
 			.loginProtection(loginProtection)
+			.storeKeys(storeKeys)
 			.build();
 	}
 

@@ -15,6 +15,7 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreKeys;
 
 /**
  * The {@code ratelimits} Actuator endpoint, when Actuator is present and the application
@@ -23,18 +24,19 @@ import io.github.ratelimit.storage.RateLimitStore;
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class, RateLimiter.class, ClientIpResolver.class })
+@ConditionalOnBean({ RuntimeControl.class, RateLimitStore.class, RateLimiter.class, ClientIpResolver.class,
+		StoreKeys.class })
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 public final class RateLimitEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitsEndpoint rateLimitsEndpoint(RuntimeControl runtimeControl, RateLimitStore rateLimitStore,
-			RateLimiter rateLimiter, ClientIpResolver clientIpResolver) {
+			RateLimiter rateLimiter, ClientIpResolver clientIpResolver, StoreKeys storeKeys) {
 		// ip ids are read as the groups this resolver counts clients in, so that an
 		// override applies
-		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, rateLimiter.topRefused(), Clock.systemUTC(),
-				clientIpResolver);
+		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, storeKeys, rateLimiter.topRefused(),
+				Clock.systemUTC(), clientIpResolver);
 	}
 
 }

@@ -27,8 +27,8 @@ import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.TokenBucket;
 import io.github.ratelimit.policy.WarnAt;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisStoreDefaults;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
 
 /**
  * Configuration of the rate limiter, under {@code ratelimit}.

@@ -27,11 +27,11 @@ import org.springframework.util.ClassUtils;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisControlStore;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.control.RedisControlStore;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 
 /**
  * Keeps buckets in Redis when Spring Data Redis configured a

@@ -26,7 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceSslClientConfigurationBuilder;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import io.github.ratelimit.storage.redis.RedisConnector;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
 
 /**
  * The stores' own Lettuce client, a twin of the application's: the same Redis

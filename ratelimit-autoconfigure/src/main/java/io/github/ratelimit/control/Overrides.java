@@ -134,9 +134,7 @@ final class Overrides {
 	}
 
 	private static boolean isTierLimit(Policy policy, Dimension dimension) {
-		String tier = policy.tier();
-		return policy.dimension() == dimension && !Policy.BACKSTOP.equals(tier) && !Policy.INLINE.equals(tier)
-				&& !Policy.GROUP.equals(tier);
+		return policy.dimension() == dimension && policy.scope().tierLimit();
 	}
 
 	private static @Nullable Policy live(@Nullable Timed timed, long nowMillis) {

@@ -4,6 +4,8 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.storage.StoreKeys;
+
 /**
  * A request that presents credentials, as the gate before authentication sees it: what
  * {@link LoginProtection} counts when the attempt fails.

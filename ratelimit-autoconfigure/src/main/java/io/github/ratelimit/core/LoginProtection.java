@@ -10,6 +10,7 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 
 /**
  * Failed-login protection ({@code ratelimit.login-protection}): the failed attempts of a
@@ -19,7 +20,7 @@ import io.github.ratelimit.policy.Policy;
  * with 429 before authentication. An address refused often enough is banned (the ban
  * machinery, doubling on repeat). The limits are the limiter's own policies
  * ({@value #TIER}-ip-{@value #GROUP}, {@value #TIER}-account-{@value #GROUP}) under their
- * own store keys.
+ * own store keys ({@link PolicyScope#LOGIN}).
  */
 public final class LoginProtection {
 
@@ -49,19 +50,16 @@ public final class LoginProtection {
 	 * @param perAccount failed attempts per account tried, or {@code null} for none
 	 * @param failures the statuses that are failures
 	 * @param bans when an address refused this way is banned, or {@code null} for never
-	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
 	 */
 	public LoginProtection(Limit perAddress, @Nullable Limit perAccount, CountedResponses failures,
-			@Nullable BanRule bans, String storeKeyPrefix) {
+			@Nullable BanRule bans) {
 		if (failures.all()) {
 			throw new IllegalArgumentException("login protection counts failures, not every response");
 		}
-		// a namespace of its own: no tier or group of the application can share these
-		// buckets
-		String prefix = storeKeyPrefix + TIER + ":";
-		this.perAddress = new Policy(TIER, Dimension.IP, GROUP, perAddress, prefix, Mode.ENFORCE, 0, failures);
+		// a scope of its own: no tier or group of the application can share these buckets
+		this.perAddress = new Policy(PolicyScope.LOGIN, Dimension.IP, GROUP, perAddress, Mode.ENFORCE, 0, failures);
 		this.perAccount = (perAccount != null)
-				? new Policy(TIER, Dimension.ACCOUNT, GROUP, perAccount, prefix, Mode.ENFORCE, 0, failures) : null;
+				? new Policy(PolicyScope.LOGIN, Dimension.ACCOUNT, GROUP, perAccount, Mode.ENFORCE, 0, failures) : null;
 		this.failures = failures;
 		this.bans = bans;
 	}

@@ -11,6 +11,7 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.StoreKeys;
 
 /**
  * Assembles a {@link RateLimiter}
@@ -19,7 +20,8 @@ import io.github.ratelimit.storage.RateLimitStore;
  * deny rules and bans apply; the auto-configuration does this) or from a
  * {@link #policies(PolicyTable) fixed table}; everything else has a default: failure mode
  * {@link FailureMode#OPEN}, the system clock in UTC,
- * {@link RateLimiter#DEFAULT_MAX_WAITING} waiting requests, no login protection.
+ * {@link RateLimiter#DEFAULT_MAX_WAITING} waiting requests, no login protection, keys
+ * under {@value StoreKeys#DEFAULT_PREFIX}.
  */
 public final class RateLimiterBuilder {
 
@@ -40,6 +42,8 @@ public final class RateLimiterBuilder {
 	int maxWaiting = RateLimiter.DEFAULT_MAX_WAITING;
 
 	@Nullable LoginProtection loginProtection;
+
+	StoreKeys storeKeys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
 
 	RateLimiterBuilder(CallerIdentifier identifier, RateLimitStore store) {
 		this.identifier = identifier;
@@ -112,6 +116,18 @@ public final class RateLimiterBuilder {
 	 */
 	public RateLimiterBuilder loginProtection(@Nullable LoginProtection loginProtection) {
 		this.loginProtection = loginProtection;
+		return this;
+	}
+
+	/**
+	 * The layout of the keys the limiter asks the store about (their namespace,
+	 * {@code ratelimit.storage.key-prefix}); {@value StoreKeys#DEFAULT_PREFIX} by
+	 * default.
+	 * @param storeKeys the key layout
+	 * @return this builder
+	 */
+	public RateLimiterBuilder storeKeys(StoreKeys storeKeys) {
+		this.storeKeys = storeKeys;
 		return this;
 	}
 

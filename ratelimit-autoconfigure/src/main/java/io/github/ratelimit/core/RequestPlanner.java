@@ -20,6 +20,7 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreKeys;
 
 /**
  * Plans the checks of a request before the store is asked: identifies the caller, applies
@@ -40,11 +41,14 @@ final class RequestPlanner {
 
 	private final WaitingSlots waiting;
 
+	private final StoreKeys keys;
+
 	private final Clock clock;
 
 	RequestPlanner(CallerIdentifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
-			@Nullable LoginProtection loginProtection, WaitingSlots waiting, Clock clock) {
+			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock) {
 		this.identifier = identifier;
+		this.keys = keys;
 		this.registry = registry;
 		this.control = control;
 		this.loginProtection = loginProtection;
@@ -176,13 +180,12 @@ final class RequestPlanner {
 
 	// the budgets of failed logins: one token each, whatever the request's cost, and
 	// never a wait
-	private static void addLoginChecks(List<LimitCheck> checks, LoginProtection login, Identity identity,
+	private void addLoginChecks(List<LimitCheck> checks, LoginProtection login, Identity identity,
 			LoginAttempt attempt) {
-		checks.add(LimitCheck.enforced(login.perAddress(), login.perAddress().storeKey(StoreKeys.escape(identity.ip())),
-				1));
+		checks.add(LimitCheck.enforced(login.perAddress(), this.keys.key(login.perAddress(), identity.ip()), 1));
 		Policy perAccount = login.perAccount();
 		if (perAccount != null && attempt.account() != null) {
-			checks.add(LimitCheck.enforced(perAccount, perAccount.storeKey(StoreKeys.escape(attempt.account())), 1));
+			checks.add(LimitCheck.enforced(perAccount, this.keys.key(perAccount, attempt.account()), 1));
 		}
 	}
 
@@ -202,7 +205,7 @@ final class RequestPlanner {
 					policy, this.clock.instant()) : null;
 		}
 		boolean enforced = policy.enforced();
-		checks.add(new LimitCheck(policy, policy.storeKey(StoreKeys.escape(id)), classification.cost(), enforced,
+		checks.add(new LimitCheck(policy, this.keys.key(policy, id), classification.cost(), enforced,
 				enforced ? maxWait : 0));
 		return null;
 	}

@@ -1,41 +1,24 @@
 package io.github.ratelimit.policy;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * One limit of one tier, dimension and endpoint group, ready for the request path: its
- * name, the names of its bandwidths as reported in headers, and the prefix of its store
- * keys are computed once here. Identity-based equality on purpose: stores cache
+ * One limit of one tier (or other {@link PolicyScope scope}), dimension and endpoint
+ * group, ready for the request path: its name and the names of its bandwidths as reported
+ * in headers are computed once here. Identity-based equality on purpose: stores cache
  * per-policy state in identity-hashed maps.
  */
 public final class Policy {
-
-	/** The tier name used for the per-IP backstop, which applies to every tier. */
-	public static final String BACKSTOP = "backstop";
-
-	/** The tier name used for limits declared on handlers, which apply to every tier. */
-	public static final String INLINE = "inline";
-
-	/**
-	 * The tier name used for a group's own concurrency cap, which applies to every tier.
-	 */
-	public static final String GROUP = "group";
-
-	/**
-	 * The tier name of limits set at runtime for one identity (they count in the tier's
-	 * buckets).
-	 */
-	public static final String OVERRIDE = "override";
 
 	/**
 	 * The group name of a tier's quotas that count every request of the tier, whatever
 	 * its group.
 	 */
 	public static final String ALL_GROUPS = "all";
+
+	private final PolicyScope scope;
 
 	private final String name;
 
@@ -47,11 +30,7 @@ public final class Policy {
 
 	private final Limit limit;
 
-	private final String keyPrefix;
-
 	private final List<String> bandwidthNames;
-
-	private final String limitFingerprint;
 
 	private final Mode mode;
 
@@ -59,54 +38,76 @@ public final class Policy {
 
 	private final CountedResponses counts;
 
-	/**
-	 * Creates a policy.
-	 * @param tier the tier, or {@value #BACKSTOP}
-	 * @param dimension whose budget it counts against
-	 * @param group the endpoint group (or {@code default})
-	 * @param limit the limit
-	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
-	 */
-	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix) {
-		this(tier, dimension, group, limit, storeKeyPrefix, Mode.ENFORCE, 0);
-	}
+	private @Nullable Object storageSlot;
 
 	/**
-	 * Creates a policy.
-	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
+	 * Creates a policy of a tier that enforces its limit on every response.
+	 * @param tier the tier
 	 * @param dimension whose budget it counts against
 	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
 	 * tier-wide quota)
 	 * @param limit the limit
-	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
+	 */
+	public Policy(String tier, Dimension dimension, String group, Limit limit) {
+		this(tier, dimension, group, limit, Mode.ENFORCE, 0, CountedResponses.ALL);
+	}
+
+	/**
+	 * Creates a policy of a tier.
+	 * @param tier the tier
+	 * @param dimension whose budget it counts against
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
+	 * tier-wide quota)
+	 * @param limit the limit
 	 * @param mode what the policy does to a request that exceeds it
 	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
 	 * carry a warning; 0 for none
+	 * @param counts which responses count against the limit
+	 * @throws IllegalArgumentException when {@code tier} is the name of another scope
+	 * ({@code backstop}, {@code inline}, {@code group} or {@code override})
 	 */
-	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
-			int warnAtPercent) {
-		this(tier, dimension, group, limit, storeKeyPrefix, mode, warnAtPercent, CountedResponses.ALL);
+	public Policy(String tier, Dimension dimension, String group, Limit limit, Mode mode, int warnAtPercent,
+			CountedResponses counts) {
+		this(PolicyScope.TIER, checkedTier(tier), dimension, group, limit, mode, warnAtPercent, counts);
 	}
 
 	/**
-	 * Creates a policy.
-	 * @param tier the tier, {@value #BACKSTOP}, {@value #INLINE} or {@value #GROUP}
+	 * Creates a policy of a scope other than a tier's that enforces its limit on every
+	 * response.
+	 * @param scope the scope, not {@link PolicyScope#TIER}
 	 * @param dimension whose budget it counts against
-	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
-	 * tier-wide quota)
+	 * @param group the endpoint group (or {@code default}; the handler of an
+	 * {@link PolicyScope#INLINE} limit)
 	 * @param limit the limit
-	 * @param storeKeyPrefix the namespace of store keys ({@code rl:})
+	 */
+	public Policy(PolicyScope scope, Dimension dimension, String group, Limit limit) {
+		this(scope, dimension, group, limit, Mode.ENFORCE, 0, CountedResponses.ALL);
+	}
+
+	/**
+	 * Creates a policy of a scope other than a tier's.
+	 * @param scope the scope, not {@link PolicyScope#TIER}
+	 * @param dimension whose budget it counts against
+	 * @param group the endpoint group (or {@code default}; the handler of an
+	 * {@link PolicyScope#INLINE} limit)
+	 * @param limit the limit
 	 * @param mode what the policy does to a request that exceeds it
 	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
 	 * carry a warning; 0 for none
 	 * @param counts which responses count against the limit
 	 */
-	public Policy(String tier, Dimension dimension, String group, Limit limit, String storeKeyPrefix, Mode mode,
+	public Policy(PolicyScope scope, Dimension dimension, String group, Limit limit, Mode mode, int warnAtPercent,
+			CountedResponses counts) {
+		this(scope, scopeTier(scope), dimension, group, limit, mode, warnAtPercent, counts);
+	}
+
+	private Policy(PolicyScope scope, String tier, Dimension dimension, String group, Limit limit, Mode mode,
 			int warnAtPercent, CountedResponses counts) {
-		this.counts = counts;
 		if (warnAtPercent < 0 || warnAtPercent > 99) {
 			throw new IllegalArgumentException("warn-at must be between 1% and 99%, or 0 for none");
 		}
+		this.scope = scope;
+		this.counts = counts;
 		this.mode = mode;
 		this.warnAtPercent = warnAtPercent;
 		this.tier = tier;
@@ -114,22 +115,31 @@ public final class Policy {
 		this.group = group;
 		this.limit = limit;
 		this.name = tier + "-" + dimension.key() + "-" + group;
-		// <prefix><scope>:<group>:<shape fingerprint>:<id>. The shape is the kinds and
-		// windows of the items, not
-		// their amounts: a limit changed to other amounts (or an override) keeps the
-		// buckets and the tokens spent
-		// in them, a limit over other windows gets fresh ones instead of state shaped for
-		// the old one. The
-		// backstop and handler limits have scopes of their own so they never share a
-		// bucket with a tier's limit.
-		boolean ownScope = isBackstop() || INLINE.equals(tier) || GROUP.equals(tier) || ALL_GROUPS.equals(group);
-		String scope = ownScope ? dimension.key() + "-" + (ALL_GROUPS.equals(group) ? ALL_GROUPS : tier)
-				: dimension.key();
-		this.keyPrefix = storeKeyPrefix + scope + ":" + group + ":" + fingerprint(shape(limit)) + ":";
-		this.limitFingerprint = fingerprint(limit.spec());
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
 				: bandwidths.stream().map((bandwidth) -> this.name + "-" + bandwidth.label()).toList();
+	}
+
+	private static String checkedTier(String tier) {
+		for (PolicyScope scope : PolicyScope.values()) {
+			if (scope != PolicyScope.LOGIN && tier.equals(scope.tierName())) {
+				throw new IllegalArgumentException("'" + tier + "' names the " + scope + " scope, not a tier");
+			}
+		}
+		return tier;
+	}
+
+	private static String scopeTier(PolicyScope scope) {
+		String tier = scope.tierName();
+		if (tier == null) {
+			throw new IllegalArgumentException("a tier's policy is named by its tier");
+		}
+		return tier;
+	}
+
+	/** What kind of limit this is: a tier's, or one that applies to every tier. */
+	public PolicyScope scope() {
+		return this.scope;
 	}
 
 	/**
@@ -140,6 +150,10 @@ public final class Policy {
 		return this.name;
 	}
 
+	/**
+	 * The tier of a tier's policy; else the name of its scope
+	 * ({@link PolicyScope#tierName()}).
+	 */
 	public String tier() {
 		return this.tier;
 	}
@@ -169,14 +183,16 @@ public final class Policy {
 	}
 
 	private Policy(Policy policy, Mode mode, int warnAtPercent) {
+		this.scope = policy.scope;
 		this.name = policy.name;
 		this.tier = policy.tier;
 		this.dimension = policy.dimension;
 		this.group = policy.group;
 		this.limit = policy.limit;
-		this.keyPrefix = policy.keyPrefix;
 		this.bandwidthNames = policy.bandwidthNames;
-		this.limitFingerprint = policy.limitFingerprint;
+		// what storage computed from the scope, dimension, group and limit holds for
+		// this copy
+		this.storageSlot = policy.storageSlot;
 		this.mode = mode;
 		this.warnAtPercent = warnAtPercent;
 		this.counts = policy.counts;
@@ -233,25 +249,24 @@ public final class Policy {
 	 * handler.
 	 * @param inline the handler's limit
 	 * @param dimension {@link Dimension#USER} or {@link Dimension#IP}
-	 * @param storeKeyPrefix the namespace of store keys
 	 * @return the policy, named {@code inline-<dimension>-<handler>}
 	 */
-	public static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix) {
-		return inline(inline, dimension, storeKeyPrefix, PolicyOptions.DEFAULTS);
+	public static Policy inline(InlineLimit inline, Dimension dimension) {
+		return inline(inline, dimension, PolicyOptions.DEFAULTS);
 	}
 
-	static Policy inline(InlineLimit inline, Dimension dimension, String storeKeyPrefix, PolicyOptions options) {
+	static Policy inline(InlineLimit inline, Dimension dimension, PolicyOptions options) {
 		// annotations are parsed before the configuration is known: quotas take the
 		// configured zone here
 		Limit limit = inline.limit().has(CalendarQuota.class) ? LimitParser.parse(inline.limit().spec(), options.zone())
 				: inline.limit();
-		return new Policy(INLINE, dimension, inline.handler(), limit, storeKeyPrefix, options.mode(),
+		return new Policy(PolicyScope.INLINE, dimension, inline.handler(), limit, options.mode(),
 				options.warnAtPercent(), inline.counts());
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */
 	public boolean isBackstop() {
-		return BACKSTOP.equals(this.tier);
+		return this.scope == PolicyScope.BACKSTOP;
 	}
 
 	/**
@@ -264,52 +279,27 @@ public final class Policy {
 	}
 
 	/**
-	 * The store key of this policy's bucket for {@code id}, an already escaped identity
-	 * id.
+	 * What the storage layer computed from this policy and keeps with it, so that it is
+	 * computed once per policy instead of looked up on every request; {@code null} until
+	 * set. The policy neither reads nor interprets it.
 	 */
-	public String storeKey(String escapedId) {
-		return this.keyPrefix.concat(escapedId);
+	public @Nullable Object storageSlot() {
+		return this.storageSlot;
 	}
 
 	/**
-	 * A short hash of the limit's exact text, for stores that cannot reshape a bucket's
-	 * state in place and need a bucket per exact limit (the Bucket4j strategy).
+	 * Keeps the storage layer's value for this policy ({@link #storageSlot()}). It is
+	 * read without synchronization, so it must be immutable (final fields only): a thread
+	 * sees either {@code null} or a whole value, and computes it again at worst.
+	 * @param value what storage derived from the scope, dimension, group and limit
 	 */
-	public String limitFingerprint() {
-		return this.limitFingerprint;
-	}
-
-	// the kinds and windows of the items, in order: what a bucket's state is shaped by
-	private static String shape(Limit limit) {
-		StringBuilder shape = new StringBuilder();
-		for (Bandwidth bandwidth : limit.bandwidths()) {
-			if (bandwidth instanceof TokenBucket bucket) {
-				shape.append('b').append(bucket.period().toMillis());
-			}
-			else if (bandwidth instanceof CalendarQuota quota) {
-				shape.append('q').append(quota.period()).append(quota.zone());
-			}
-			else {
-				shape.append('c');
-			}
-			shape.append(';');
-		}
-		return shape.toString();
+	public void storageSlot(Object value) {
+		this.storageSlot = value;
 	}
 
 	@Override
 	public String toString() {
 		return this.name + "=" + this.limit.spec() + (this.counts.all() ? "" : " counting " + this.counts);
-	}
-
-	private static String fingerprint(String spec) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(spec.getBytes(StandardCharsets.UTF_8));
-			return HexFormat.of().formatHex(digest, 0, 4);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

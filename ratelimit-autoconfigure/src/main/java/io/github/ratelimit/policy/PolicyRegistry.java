@@ -6,9 +6,9 @@ package io.github.ratelimit.policy;
  * on, on this instance.
  * <p>
  * A replaced limit keeps the state of its buckets when it keeps its shape (the same kinds
- * of items over the same windows; see {@link Policy#storeKey}): a bucket keeps the tokens
- * it holds, at most the new capacity, and refills at the new rate; a quota keeps its
- * count in the period. Limits over other windows start with fresh buckets.
+ * of items over the same windows, which the store keys are made of): a bucket keeps the
+ * tokens it holds, at most the new capacity, and refills at the new rate; a quota keeps
+ * its count in the period. Limits over other windows start with fresh buckets.
  */
 public final class PolicyRegistry {
 

@@ -28,13 +28,18 @@ public final class PolicyTable {
 	 */
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
+	/** The name of the backstop's policies where a tier's would stand. */
+	private static final String BACKSTOP = PolicyScope.BACKSTOP.tierName();
+
+	/** Names that stand for a tier in policies that apply to every tier. */
+	private static final Set<String> RESERVED = Set.of(BACKSTOP, PolicyScope.INLINE.tierName(),
+			PolicyScope.GROUP.tierName(), PolicyScope.OVERRIDE.tierName());
+
 	private final Map<String, Map<Dimension, Map<String, Policy>>> tiers;
 
 	private final Map<String, Policy> backstop;
 
 	private final Set<String> groups;
-
-	private final String storeKeyPrefix;
 
 	private final Map<String, Map<String, List<Policy>>> resolved = new ConcurrentHashMap<>();
 
@@ -45,13 +50,12 @@ public final class PolicyTable {
 	private final PolicyOptions options;
 
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
-			Set<String> groups, String storeKeyPrefix, Map<String, Policy[]> groupConcurrency, PolicyOptions options) {
+			Set<String> groups, Map<String, Policy[]> groupConcurrency, PolicyOptions options) {
 		this.tiers = tiers;
 		this.groupConcurrency = groupConcurrency;
 		this.options = options;
 		this.backstop = backstop;
 		this.groups = groups;
-		this.storeKeyPrefix = storeKeyPrefix;
 	}
 
 	/**
@@ -61,14 +65,13 @@ public final class PolicyTable {
 	 * string
 	 * @param backstop group (or {@code default}) to limit string
 	 * @param groups the names of the configured endpoint groups
-	 * @param storeKeyPrefix the namespace of store keys
 	 * @return the table
 	 * @throws IllegalArgumentException when a limit is malformed or the table
 	 * inconsistent
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
-			Set<String> groups, String storeKeyPrefix) {
-		return build(tiers, backstop, groups, storeKeyPrefix, PolicyOptions.DEFAULTS);
+			Set<String> groups) {
+		return build(tiers, backstop, groups, PolicyOptions.DEFAULTS);
 	}
 
 	/**
@@ -80,14 +83,13 @@ public final class PolicyTable {
 	 * string
 	 * @param backstop group (or {@code default}) to limit string
 	 * @param groups the names of the configured endpoint groups
-	 * @param storeKeyPrefix the namespace of store keys
 	 * @param options modes, soft limits, group concurrency and the quota time zone
 	 * @return the table
 	 * @throws IllegalArgumentException when a limit is malformed or the table
 	 * inconsistent
 	 */
 	public static PolicyTable build(Map<String, Map<String, Map<String, String>>> tiers, Map<String, String> backstop,
-			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+			Set<String> groups, PolicyOptions options) {
 		Map<String, Map<String, Map<String, Limit>>> tierLimits = new LinkedHashMap<>();
 		tiers.forEach((tier, dimensions) -> {
 			Map<String, Map<String, Limit>> byDimension = new LinkedHashMap<>();
@@ -95,7 +97,7 @@ public final class PolicyTable {
 					parsed("tier '" + tier + "', dimension '" + dimension + "'", limits, options)));
 			tierLimits.put(tier, byDimension);
 		});
-		return of(tierLimits, parsed("the backstop", backstop, options), groups, storeKeyPrefix, options);
+		return of(tierLimits, parsed("the backstop", backstop, options), groups, options);
 	}
 
 	/**
@@ -107,14 +109,13 @@ public final class PolicyTable {
 	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
 	 * @param backstop group (or {@code default}) to limit
 	 * @param groups the names of the configured endpoint groups
-	 * @param storeKeyPrefix the namespace of store keys
 	 * @param options modes, soft limits, group concurrency and the quota time zone
 	 * @return the table
 	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
 	 * group unknown, or a group counts by outcome without a limit of its own
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
-			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+			Set<String> groups, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -131,20 +132,20 @@ public final class PolicyTable {
 					throw new IllegalArgumentException(
 							"unknown dimension '" + dimensionKey + "' in tier '" + tier + "'");
 				}
-				byDimension.put(dimension, policies(tier, dimension, limits, knownGroups, storeKeyPrefix, options));
+				byDimension.put(dimension, policies(PolicyScope.TIER, tier, dimension, limits, knownGroups, options));
 			});
 			tierPolicies.put(tier, byDimension);
 		});
-		Map<String, Policy> backstopPolicies = policies(Policy.BACKSTOP, Dimension.IP, backstop, knownGroups,
-				storeKeyPrefix, options);
+		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, backstop,
+				knownGroups, options);
 		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
 		options.groups().forEach((group, groupOptions) -> {
 			if (groupOptions.concurrency() > 0) {
 				Limit limit = Limit.concurrent(groupOptions.concurrency());
-				Mode mode = options.modeOf(Policy.GROUP, group);
-				groupConcurrency.put(group,
-						new Policy[] { new Policy(Policy.GROUP, Dimension.USER, group, limit, storeKeyPrefix, mode, 0),
-								new Policy(Policy.GROUP, Dimension.IP, group, limit, storeKeyPrefix, mode, 0) });
+				Mode mode = options.modeOf(PolicyScope.GROUP.tierName(), group);
+				groupConcurrency.put(group, new Policy[] {
+						new Policy(PolicyScope.GROUP, Dimension.USER, group, limit, mode, 0, CountedResponses.ALL),
+						new Policy(PolicyScope.GROUP, Dimension.IP, group, limit, mode, 0, CountedResponses.ALL) });
 			}
 		});
 		options.groups().forEach((group, groupOptions) -> {
@@ -152,7 +153,7 @@ public final class PolicyTable {
 			checkArgument(groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
 					"group '%s' counts by outcome but declares no limit of its own", group);
 		});
-		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups), storeKeyPrefix,
+		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
 				Map.copyOf(groupConcurrency), options);
 	}
 
@@ -170,8 +171,7 @@ public final class PolicyTable {
 	 * overrides'.
 	 */
 	public static boolean isReservedTier(String tier) {
-		return Policy.BACKSTOP.equals(tier) || Policy.INLINE.equals(tier) || Policy.GROUP.equals(tier)
-				|| Policy.OVERRIDE.equals(tier);
+		return RESERVED.contains(tier);
 	}
 
 	// limit strings, each parsed once, in the quota zone
@@ -189,17 +189,21 @@ public final class PolicyTable {
 		return limits;
 	}
 
-	private static Map<String, Policy> policies(String tier, Dimension dimension, Map<String, Limit> limits,
-			Set<String> groups, String storeKeyPrefix, PolicyOptions options) {
+	private static Map<String, Policy> policies(PolicyScope scope, String tier, Dimension dimension,
+			Map<String, Limit> limits, Set<String> groups, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
 		limits.forEach((group, configured) -> {
-			boolean tierWide = Policy.ALL_GROUPS.equals(group) && !Policy.BACKSTOP.equals(tier);
+			boolean tierWide = Policy.ALL_GROUPS.equals(group) && scope != PolicyScope.BACKSTOP;
 			checkArgument(tierWide || groups.contains(group), "unknown endpoint group '%s' (known: %s)", group, groups);
 			Limit limit = configured.inZone(options.zone());
 			// a group's count shapes the limits declared for it, never those its requests
 			// share through default
-			policies.put(group, new Policy(tier, dimension, group, limit, storeKeyPrefix, options.modeOf(tier, group),
-					options.warnAtOf(tier, group), options.group(group).counts()));
+			Mode mode = options.modeOf(tier, group);
+			int warnAt = options.warnAtOf(tier, group);
+			CountedResponses counts = options.group(group).counts();
+			policies.put(group,
+					(scope == PolicyScope.TIER) ? new Policy(tier, dimension, group, limit, mode, warnAt, counts)
+							: new Policy(scope, dimension, group, limit, mode, warnAt, counts));
 		});
 		return policies;
 	}
@@ -241,6 +245,14 @@ public final class PolicyTable {
 		return policies;
 	}
 
+	/**
+	 * The backstop's policy for a request of {@code group}, as a caller of no configured
+	 * tier gets it; empty when the backstop sets none.
+	 */
+	public List<Policy> backstop(String group) {
+		return policies(BACKSTOP, group);
+	}
+
 	private List<Policy> resolve(String tier, String group) {
 		List<Policy> policies = new ArrayList<>();
 		Map<Dimension, Map<String, Policy>> dimensions = this.tiers.getOrDefault(tier, Map.of());
@@ -248,7 +260,7 @@ public final class PolicyTable {
 			Map<String, Policy> byGroup = dimensions.getOrDefault(dimension, Map.of());
 			Policy policy = pick(byGroup, group);
 			if (policy != null) {
-				policies.add(inherited(policy, tier, group));
+				policies.add(inherited(policy, group));
 			}
 			Policy tierWide = byGroup.get(Policy.ALL_GROUPS);
 			if (tierWide != null) {
@@ -257,7 +269,7 @@ public final class PolicyTable {
 		}
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
-			policies.add(inherited(backstopPolicy, Policy.BACKSTOP, group));
+			policies.add(inherited(backstopPolicy, group));
 		}
 		return List.copyOf(policies);
 	}
@@ -287,8 +299,9 @@ public final class PolicyTable {
 			throw new IllegalArgumentException("unknown endpoint group '" + group + "'; known groups are " + this.groups
 					+ " and " + Policy.ALL_GROUPS + " (a quota over every group)");
 		}
-		return new Policy(Policy.OVERRIDE, dimension, group, limit.inZone(this.options.zone()), this.storeKeyPrefix,
-				this.options.modeOf(Policy.OVERRIDE, group), this.options.warnAtOf(Policy.OVERRIDE, group),
+		String tier = PolicyScope.OVERRIDE.tierName();
+		return new Policy(PolicyScope.OVERRIDE, dimension, group, limit.inZone(this.options.zone()),
+				this.options.modeOf(tier, group), this.options.warnAtOf(tier, group),
 				this.options.group(group).counts());
 	}
 
@@ -302,11 +315,12 @@ public final class PolicyTable {
 	 * and soft limit: a group in observe mode changes none of its responses, whichever
 	 * buckets its requests count against.
 	 */
-	private Policy inherited(Policy policy, String tier, String group) {
+	private Policy inherited(Policy policy, String group) {
 		if (policy.group().equals(group) || !this.options.groups().containsKey(group)) {
 			return policy;
 		}
-		return policy.withTuning(this.options.modeOf(tier, group), this.options.warnAtOf(tier, group));
+		return policy.withTuning(this.options.modeOf(policy.tier(), group),
+				this.options.warnAtOf(policy.tier(), group));
 	}
 
 	private static @Nullable Policy pick(Map<String, Policy> byGroup, String group) {
@@ -320,9 +334,8 @@ public final class PolicyTable {
 	 * annotations).
 	 */
 	public Policy inline(InlineLimit limit, boolean perUser) {
-		Policy[] policies = this.inline.computeIfAbsent(limit,
-				(key) -> new Policy[] { Policy.inline(key, Dimension.USER, this.storeKeyPrefix, this.options),
-						Policy.inline(key, Dimension.IP, this.storeKeyPrefix, this.options) });
+		Policy[] policies = this.inline.computeIfAbsent(limit, (key) -> new Policy[] {
+				Policy.inline(key, Dimension.USER, this.options), Policy.inline(key, Dimension.IP, this.options) });
 		return policies[perUser ? 0 : 1];
 	}
 

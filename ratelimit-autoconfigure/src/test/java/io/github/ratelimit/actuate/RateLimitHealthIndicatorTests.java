@@ -20,9 +20,9 @@ import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.FailureModeLog;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisConnector;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 import io.github.ratelimit.test.redis.RedisTestServer;
 

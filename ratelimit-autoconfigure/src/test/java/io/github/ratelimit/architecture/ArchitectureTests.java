@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -53,6 +54,44 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.ratelimit.storage.memory..", "io.github.ratelimit.storage.redis..")
 			.because("they report any store through the storage SPI (RemoteStore for a connection and a breaker)")
+			.check(classes);
+	}
+
+	@Test
+	void storageOwnsTheKeyLayout() {
+		classes().that()
+			.haveSimpleName("StoreKeys")
+			.should()
+			.resideInAPackage("io.github.ratelimit.storage")
+			.check(classes);
+		noClasses().that()
+			.resideOutsideOfPackages("io.github.ratelimit.storage..", "io.github.ratelimit.autoconfigure..")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.RequestPlanner")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.RateLimiterBuilder")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.RateLimiter")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.LoginAttempt")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.actuate.RateLimitsEndpoint")
+			.should()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.github.ratelimit.storage.StoreKeys")
+			.because("the planner asks the key layout for a request's keys (the endpoint for those it reads, "
+					+ "a login attempt for the hash of its account); nothing else builds a key")
+			.check(classes);
+	}
+
+	@Test
+	void policiesComputeNoKeys() {
+		noClasses().that()
+			.resideInAPackage("io.github.ratelimit.policy..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("java.security..", "io.github.ratelimit.storage..")
+			.because("a policy is a limit and its scope; the fingerprints and hashes of store keys are storage's")
 			.check(classes);
 	}
 

@@ -17,9 +17,9 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
-import io.github.ratelimit.storage.redis.Bucket4jRedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisTestServer;
 

@@ -17,7 +17,7 @@ import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.metrics.RateLimitMetrics;
 import io.github.ratelimit.storage.memory.InMemoryControlStore;
-import io.github.ratelimit.storage.redis.RedisControlStore;
+import io.github.ratelimit.storage.redis.control.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static io.github.ratelimit.autoconfigure.StartFailures.assertBindFailure;

@@ -32,11 +32,12 @@ import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
-import io.github.ratelimit.storage.redis.RedisConnector;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
@@ -156,10 +157,14 @@ final class LifecycleServer implements AutoCloseable {
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("capped",
 				new GroupOptions(inherit, PERMITS, Duration.ZERO), "wait", new GroupOptions(inherit, 0, MAX_WAIT)));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("wait", "1/1s"))), Map.of(),
-				Set.of("capped", "wait"), prefix, options);
+				Set.of("capped", "wait"), options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				policies.tiers(), "anonymous", "anonymous");
-		return RateLimiter.builder(identifier, store).policies(policies).maxWaiting(maxWaiting).build();
+		return RateLimiter.builder(identifier, store)
+			.policies(policies)
+			.maxWaiting(maxWaiting)
+			.storeKeys(new StoreKeys(prefix))
+			.build();
 	}
 
 	private static EndpointRule rule(String pattern, String group) {

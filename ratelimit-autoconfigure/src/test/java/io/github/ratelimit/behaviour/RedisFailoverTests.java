@@ -11,8 +11,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
 import io.github.ratelimit.test.redis.RedisClusterProcess;
 import io.github.ratelimit.test.redis.RedisSentinelProcess;
 import io.github.ratelimit.test.redis.RedisServerProcess;

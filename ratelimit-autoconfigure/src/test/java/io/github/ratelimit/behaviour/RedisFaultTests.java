@@ -22,8 +22,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 
 import io.github.ratelimit.core.FailureMode;
-import io.github.ratelimit.storage.redis.CircuitBreaker;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
 import io.github.ratelimit.test.redis.FakeRedisServer;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 

@@ -34,7 +34,7 @@ class RuntimeControlBanFloodTests {
 	private final ManualTimeMeter clock = new ManualTimeMeter(Instant.parse("2026-03-01T10:00:00Z"));
 
 	private final PolicyTable table = PolicyTable.build(Map.of("free", Map.of("ip", Map.of("default", "10/1m"))),
-			Map.of(), Set.of(), "rl:");
+			Map.of(), Set.of());
 
 	private final BanRules banAtFirstRefusal = new BanRules(new BanRules.Settings(1, Duration.ofMinutes(1),
 			Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)), Map.of(), Map.of());

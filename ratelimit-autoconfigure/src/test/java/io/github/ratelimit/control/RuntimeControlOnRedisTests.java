@@ -23,8 +23,8 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
-import io.github.ratelimit.storage.redis.RedisConnector;
-import io.github.ratelimit.storage.redis.RedisControlStore;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.control.RedisControlStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +41,7 @@ class RuntimeControlOnRedisTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("free", Map.of("org", Map.of("default", "100/1m"), "user", Map.of("default", "10/1m"))),
-			Map.of("default", "5000/1m"), Set.of("export"), "rl:");
+			Map.of("default", "5000/1m"), Set.of("export"));
 
 	private String prefix;
 

@@ -33,7 +33,7 @@ class RuntimeControlTests {
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("free", Map.of("org", Map.of("default", "100/1m"), "user", Map.of("default", "10/1m")), "premium",
 					Map.of("org", Map.of("default", "1000/1m", "export", "50/1m"))),
-			Map.of("default", "5000/1m"), Set.of("export"), "rl:");
+			Map.of("default", "5000/1m"), Set.of("export"));
 
 	private final BanRules bans = new BanRules(new BanRules.Settings(3, Duration.ofMinutes(1), Duration.ofHours(1),
 			Duration.ofHours(3), Duration.ofDays(1)), Map.of(), Map.of());
@@ -267,7 +267,7 @@ class RuntimeControlTests {
 	void aReplacedTableAppliesFromTheNextLookupWithOverridesCompiledAgainstIt() {
 		this.a.setOverride(Dimension.ORG, "acme", "export", "7/1m", null);
 		PolicyTable withoutExport = PolicyTable.build(Map.of("free", Map.of("org", Map.of("default", "200/1m"))),
-				Map.of(), Set.of(), "rl:");
+				Map.of(), Set.of());
 		this.a.registry().replace(withoutExport);
 		// the group is gone: its override no longer applies, the new table's limit does
 		assertThat(limitOf(this.a.policies(acmeUser("free"), "default"), Dimension.ORG))

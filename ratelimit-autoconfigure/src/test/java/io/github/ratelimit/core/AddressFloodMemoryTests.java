@@ -41,7 +41,7 @@ class AddressFloodMemoryTests {
 						"authenticated", Map.of("user", Map.of("default", "60/1h")), "premium",
 						Map.of("user", Map.of("default", "1000/1m, 10000/1h"), "org",
 								Map.of("default", "2000/1m, 20000/1h", "all", "100000/month"))),
-				Map.of("default", "6000/1m"), Set.of("auth"), "rl:");
+				Map.of("default", "6000/1m"), Set.of("auth"));
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(InMemoryRateLimitStore.defaultMaxKeys(HEAP),
 				InMemoryRateLimitStore.defaultMaxIdentifiedKeys(HEAP), time, time);
 		ApiKeyIdentityResolver keys = new ApiKeyIdentityResolver(

@@ -34,7 +34,7 @@ class AddressGateTests {
 
 	private AddressGate gate(List<AccessRule> rules, RuntimeControl[] control) {
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "5/1m"))), Map.of(),
-				Set.of("login"), "rl:");
+				Set.of("login"));
 		control[0] = new RuntimeControl(new InMemoryControlStore(this.clock), new PolicyRegistry(table), rules,
 				new BanRules(new BanRules.Settings(2, Duration.ofMinutes(1), Duration.ofHours(1), null, null), Map.of(),
 						Map.of()),

@@ -41,7 +41,7 @@ class MillionAddressesMemoryBoundTests {
 	void aMillionAddressesStayWithinTheConfiguredBounds() {
 		ManualTimeMeter time = new ManualTimeMeter(Instant.parse("2026-03-01T10:00:00Z"));
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h"))),
-				Map.of("default", "1000/1h"), Set.of(), "rl:");
+				Map.of("default", "1000/1h"), Set.of());
 		long before = usedHeap();
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(MAX_KEYS, time, time);
 		InMemoryControlStore controlStore = new InMemoryControlStore(time, MAX_SUBJECTS);

@@ -38,7 +38,7 @@ class RateLimiterDecidedBeforeTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m", "login", "3/1m"))), Map.of(), Set.of("login"),
-			"rl:", new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
+			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
 					new GroupOptions(new Tuning(null, null), 0, Duration.ZERO, CountedResponses.FAILURES))));
 
 	private final RateLimiter limiter = RateLimiter

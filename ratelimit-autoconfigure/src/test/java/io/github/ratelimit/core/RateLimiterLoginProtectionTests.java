@@ -43,7 +43,7 @@ class RateLimiterLoginProtectionTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10_000, this.time, this.time);
 
 	private final PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m"))),
-			Map.of(), Set.of(), "rl:");
+			Map.of(), Set.of());
 
 	private final RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
 			new PolicyRegistry(this.table), List.of(), BanRules.NONE, this.time, Duration.ofSeconds(1));
@@ -57,7 +57,7 @@ class RateLimiterLoginProtectionTests {
 
 	private static LoginProtection protection(@Nullable BanRule bans) {
 		return new LoginProtection(LimitParser.parse("3/1m"), LimitParser.parse("5/1m"),
-				CountedResponses.parse(List.of("401")), bans, "rl:");
+				CountedResponses.parse(List.of("401")), bans);
 	}
 
 	private RateLimiter limiter(LoginProtection protection) {
@@ -167,7 +167,7 @@ class RateLimiterLoginProtectionTests {
 	@Test
 	void withoutAPerAccountBudgetOnlyTheAddressIsCounted() {
 		this.protection = new LoginProtection(LimitParser.parse("3/1m"), null, CountedResponses.parse(List.of("401")),
-				null, "rl:");
+				null);
 		this.limiter = limiter(this.protection);
 		for (int i = 1; i <= 10; i++) {
 			Decision decision = settled("198.51.100." + i, LoginAttempt.on("alice"), 401);

@@ -38,7 +38,7 @@ class RateLimiterOutcomeCountingTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m", "login", "3/1m", "pin", "3/1m"))), Map.of(),
-			Set.of("login", "pin"), "rl:", new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
+			Set.of("login", "pin"), new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("login",
 					counting(CountedResponses.FAILURES), "pin", counting(CountedResponses.parse(List.of("401"))))));
 
 	private static GroupOptions counting(CountedResponses counts) {

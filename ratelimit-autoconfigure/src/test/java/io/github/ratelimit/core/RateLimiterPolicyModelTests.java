@@ -42,7 +42,7 @@ class RateLimiterPolicyModelTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "2/1m", "soft", "4/1m", "patient", "2/1s"))),
-			Map.of("default", "1000/1m"), Set.of("observed", "warned", "soft", "patient"), "rl:", this.options);
+			Map.of("default", "1000/1m"), Set.of("observed", "warned", "soft", "patient"), this.options);
 
 	private RateLimiter limiter(int maxWaiting) {
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
@@ -116,7 +116,7 @@ class RateLimiterPolicyModelTests {
 	@Test
 	void blockingLimitInAnObservedGroupBlocksNothing() {
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("observed", "0"))), Map.of(),
-				Set.of("observed"), "rl:", this.options);
+				Set.of("observed"), this.options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				table.tiers(), "anonymous", "authenticated");
 		RateLimiter limiter = RateLimiter.builder(identifier, this.store).policies(table).build();

@@ -40,7 +40,7 @@ class RateLimiterRuntimeControlTests {
 	private final CountingStore store = new CountingStore(new InMemoryRateLimitStore(10_000, this.time, this.time));
 
 	private final PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "5/1h")),
-			"partner", Map.of("ip", Map.of("default", "100/1h"))), Map.of(), Set.of(), "rl:");
+			"partner", Map.of("ip", Map.of("default", "100/1h"))), Map.of(), Set.of());
 
 	private final RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
 			new PolicyRegistry(this.table),

@@ -52,7 +52,7 @@ class RateLimiterTests {
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "3/1m", "admin", "0")), "premium",
 					Map.of("user", Map.of("default", "5/1m"), "org", Map.of("default", "8/1m", "export", "20/1m"))),
-			Map.of("default", "100/1m"), Set.of("admin", "export"), "rl:");
+			Map.of("default", "100/1m"), Set.of("admin", "export"));
 
 	private RateLimiter limiter(RateLimitStore store, FailureMode mode) {
 		CallerIdentifier identifier = new CallerIdentifier(List.of(this.headerResolver),
@@ -199,7 +199,7 @@ class RateLimiterTests {
 	void tokenLimitCountsPerApiKeyWithoutEverStoringTheKey() {
 		PolicyTable integrations = PolicyTable.build(
 				Map.of("integration", Map.of("token", Map.of("default", "2/1m"), "org", Map.of("default", "100/1m"))),
-				Map.of(), Set.of(), "rl:");
+				Map.of(), Set.of());
 		CallerIdentifier identifier = new CallerIdentifier(
 				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
 						ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),

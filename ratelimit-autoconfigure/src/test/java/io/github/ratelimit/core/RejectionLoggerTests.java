@@ -53,7 +53,7 @@ class RejectionLoggerTests {
 		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"),
 				"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
 		.policies(PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))),
-				Map.of(), Set.of("observed", "soft"), "rl:",
+				Map.of(), Set.of("observed", "soft"),
 				new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 						Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
 								new GroupOptions(new Tuning(null, 80), 0, Duration.ZERO)))))

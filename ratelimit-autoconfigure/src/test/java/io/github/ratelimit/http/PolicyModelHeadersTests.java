@@ -20,6 +20,7 @@ import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 
 import static io.github.ratelimit.http.TestDecisions.ALICE;
 import static io.github.ratelimit.http.TestDecisions.DECIDED_AT;
@@ -66,7 +67,7 @@ class PolicyModelHeadersTests {
 
 	@Test
 	void concurrencyCapSaysItsUnitAndItsRefusalSaysConcurrency() {
-		Policy cap = policy(Policy.GROUP, Dimension.USER, "export", "2 concurrent");
+		Policy cap = policy(PolicyScope.GROUP, Dimension.USER, "export", "2 concurrent");
 		PolicyState state = violated(cap, 0, "alice", 1);
 		Decision decision = rejected(ALICE, "export", state, state);
 		Map<String, String> written = write(decision);

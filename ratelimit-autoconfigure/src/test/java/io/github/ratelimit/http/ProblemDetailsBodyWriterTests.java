@@ -17,6 +17,7 @@ import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 
 import static io.github.ratelimit.http.TestDecisions.ALICE;
 import static io.github.ratelimit.http.TestDecisions.orgExportRejected;
@@ -205,7 +206,7 @@ class ProblemDetailsBodyWriterTests {
 
 	@Test
 	void groupBlockedByTheBackstopDoesNotBlameTheTier() {
-		Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "internal", "0");
+		Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "internal", "0");
 
 		JsonNode body = read(TestDecisions.blocked(ALICE, "internal", backstop), "id");
 

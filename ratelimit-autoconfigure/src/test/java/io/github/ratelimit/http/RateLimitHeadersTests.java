@@ -22,6 +22,7 @@ import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 
 import static io.github.ratelimit.http.TestDecisions.ALICE;
 import static io.github.ratelimit.http.TestDecisions.admitted;
@@ -87,7 +88,7 @@ class RateLimitHeadersTests {
 	@Test
 	void ietfRateLimitOnAnAdmittedRequestReportsTheLimitClosestToExhaustion() {
 		Policy user = policy("premium", Dimension.USER, "default", "1000/1m");
-		Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "default", "2000/1m");
+		Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "default", "2000/1m");
 		PolicyState binding = admitted(user, 0, "alice", 7, 60);
 		Decision decision = allowed(ALICE, "default", binding, binding, admitted(backstop, 0, "203.0.113.7", 1999, 1));
 
@@ -134,7 +135,7 @@ class RateLimitHeadersTests {
 		RateLimitHeaders headers = RateLimitHeaders.of(HeaderStyle.IETF);
 		Policy user = policy("partner", Dimension.USER, "default", "100/1m");
 		Policy token = policy("partner", Dimension.TOKEN, "default", "1000/1m");
-		Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "default", "2000/1m");
+		Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "default", "2000/1m");
 		PolicyState userState = admitted(user, 0, "alice", 99, 1);
 		Decision withToken = allowed(ALICE, "default", userState, userState, admitted(token, 0, "h", 999, 1),
 				admitted(backstop, 0, "203.0.113.7", 1999, 1));

@@ -83,7 +83,7 @@ class RateLimitHeadersWithRateLimiterTests {
 	private static RateLimiter limiter() {
 		PolicyTable table = PolicyTable.build(
 				Map.of("premium", Map.of("org", Map.of("export", "3/1m"), "user", Map.of("export", "10/1m, 100/1h"))),
-				Map.of("default", "2000/1m"), Set.of("export"), "rl:");
+				Map.of("default", "2000/1m"), Set.of("export"));
 		IdentityResolver alice = (request) -> new Caller("alice", "acme", "premium", null);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64),
 				table.tiers(), "anonymous", "premium");

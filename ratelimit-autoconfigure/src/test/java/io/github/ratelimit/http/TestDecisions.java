@@ -13,6 +13,7 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 
 /**
  * Decisions built from real {@link Policy} objects, shaped as {@code RateLimiter} builds
@@ -28,7 +29,11 @@ final class TestDecisions {
 	}
 
 	static Policy policy(String tier, Dimension dimension, String group, String limit) {
-		return new Policy(tier, dimension, group, LimitParser.parse(limit), "rl:");
+		return new Policy(tier, dimension, group, LimitParser.parse(limit));
+	}
+
+	static Policy policy(PolicyScope scope, Dimension dimension, String group, String limit) {
+		return new Policy(scope, dimension, group, LimitParser.parse(limit));
 	}
 
 	static PolicyState admitted(Policy policy, int bandwidth, String id, long remaining, long resetSeconds) {
@@ -64,7 +69,7 @@ final class TestDecisions {
 	static Decision orgExportRejected() {
 		Policy org = policy("premium", Dimension.ORG, "export", "100/1m");
 		Policy user = policy("premium", Dimension.USER, "export", "50/1m, 500/1h");
-		Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "default", "2000/1m");
+		Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "default", "2000/1m");
 		PolicyState orgState = violated(org, 0, "acme", 23);
 		return rejected(ALICE, "export", orgState, orgState, admitted(user, 0, "alice", 40, 12),
 				admitted(user, 1, "alice", 490, 72), admitted(backstop, 0, "203.0.113.7", 1990, 1));

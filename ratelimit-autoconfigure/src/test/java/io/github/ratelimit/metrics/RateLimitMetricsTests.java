@@ -47,7 +47,7 @@ class RateLimitMetricsTests {
 
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip", Map.of("default", "2/1h", "observed", "1/1h", "soft", "10/1h"))), Map.of(),
-			Set.of("observed", "soft"), "rl:",
+			Set.of("observed", "soft"),
 			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 					Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "soft",
 							new GroupOptions(new Tuning(null, 50), 0, Duration.ZERO))));

@@ -3,7 +3,6 @@ package io.github.ratelimit.policy;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,7 +18,7 @@ class PolicyTableTests {
 		// a group without its own limit shares the one "default" bucket of its dimension
 		PolicyTable table = PolicyTable.build(Map.of("premium",
 				Map.of("user", Map.of("default", "1000/1m", "auth", "500/1m"), "org", Map.of("default", "5000/1m"))),
-				Map.of("default", "2000/1m"), Set.of("auth"), "rl:");
+				Map.of("default", "2000/1m"), Set.of("auth"));
 		assertThat(table.policies("premium", "auth")).extracting(Policy::name)
 			.containsExactly("premium-org-default", "premium-user-auth", "backstop-ip-default");
 		assertThat(table.policies("premium", "auth").get(1).limit().spec()).isEqualTo("500/1m");
@@ -30,7 +29,7 @@ class PolicyTableTests {
 
 	@Test
 	void unconfiguredTierGetsTheBackstopOnly() {
-		PolicyTable table = PolicyTable.build(Map.of(), Map.of("default", "2000/1m"), Set.of(), "rl:");
+		PolicyTable table = PolicyTable.build(Map.of(), Map.of("default", "2000/1m"), Set.of());
 		assertThat(table.policies("nobody", "default")).extracting(Policy::name).containsExactly("backstop-ip-default");
 	}
 
@@ -39,7 +38,7 @@ class PolicyTableTests {
 		// the table knows no property names: the configuration's mapper names those
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> PolicyTable.build(Map.of("premium", Map.of("user", Map.of("auth", "lots/1m"))), Map.of(),
-					Set.of("auth"), "rl:"))
+					Set.of("auth")))
 			.withMessageContaining("tier 'premium', dimension 'user', group 'auth'")
 			.withMessageContaining("'lots/1m' is not of the form")
 			.withMessageNotContaining("ratelimit.");
@@ -49,7 +48,7 @@ class PolicyTableTests {
 	void failsOnAnUnknownGroup() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> PolicyTable.build(Map.of("premium", Map.of("user", Map.of("exprot", "10/1m"))), Map.of(),
-					Set.of("export"), "rl:"))
+					Set.of("export")))
 			.withMessageContaining("unknown endpoint group 'exprot'");
 	}
 
@@ -57,59 +56,50 @@ class PolicyTableTests {
 	void failsOnAnUnknownDimension() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> PolicyTable.build(Map.of("premium", Map.of("usr", Map.of("default", "10/1m"))), Map.of(),
-					Set.of(), "rl:"))
+					Set.of()))
 			.withMessageContaining("unknown dimension 'usr'");
 	}
 
 	@Test
 	void failsOnABackstopOfAnUnknownGroup() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> PolicyTable.build(Map.of(), Map.of("nope", "10/1m"), Set.of(), "rl:"))
+			.isThrownBy(() -> PolicyTable.build(Map.of(), Map.of("nope", "10/1m"), Set.of()))
 			.withMessageContaining("unknown endpoint group 'nope'");
-	}
-
-	@Test
-	void storeKeysAreNamespacedKeptForOtherAmountsAndChangedForOtherWindows() {
-		Map<String, Map<String, Map<String, String>>> tiers = new LinkedHashMap<>();
-		tiers.put("free", Map.of("user", Map.of("default", "10/1m")));
-		Policy before = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
-		tiers.put("free", Map.of("user", Map.of("default", "20/1m burst 30")));
-		Policy moreTokens = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
-		tiers.put("free", Map.of("user", Map.of("default", "10/1h")));
-		Policy otherWindow = PolicyTable.build(tiers, Map.of(), Set.of(), "app1:").policies("free", "default").get(0);
-		assertThat(before.storeKey("alice")).startsWith("app1:user:default:").endsWith(":alice");
-		// other amounts keep the bucket and what was spent from it; another window starts
-		// afresh
-		assertThat(moreTokens.storeKey("alice")).isEqualTo(before.storeKey("alice"));
-		assertThat(otherWindow.storeKey("alice")).isNotEqualTo(before.storeKey("alice"));
-		assertThat(moreTokens.limitFingerprint()).isNotEqualTo(before.limitFingerprint());
 	}
 
 	@Test
 	void overridePoliciesCountInTheBucketsOfTheTierLimitTheyReplace() {
 		PolicyTable table = PolicyTable.build(Map.of("free", Map.of("org", Map.of("default", "100/1m"))), Map.of(),
-				Set.of("export"), "rl:");
+				Set.of("export"));
 		Policy tier = table.policies("free", "default").get(0);
 		Policy override = table.overridePolicy(Dimension.ORG, "default", LimitParser.parse("500/1m"));
 		assertThat(override.name()).isEqualTo("override-org-default");
-		assertThat(override.storeKey("acme")).isEqualTo(tier.storeKey("acme"));
+		assertThat(override.scope()).isEqualTo(PolicyScope.OVERRIDE);
+		assertThat(override.tier()).isEqualTo("override");
+		assertThat(tier.scope()).isEqualTo(PolicyScope.TIER);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> table.overridePolicy(Dimension.ORG, "nope", LimitParser.parse("1/1m")))
 			.withMessageContaining("unknown endpoint group 'nope'");
 	}
 
 	@Test
-	void backstopNeverSharesABucketWithATierIpLimit() {
+	void backstopIsAPolicyOfItsOwnScopeNamedAsBefore() {
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m"))),
-				Map.of("default", "100/1m"), Set.of(), "rl:");
+				Map.of("default", "100/1m"), Set.of());
 		var policies = table.policies("anonymous", "default");
-		assertThat(policies.get(0).storeKey("1.2.3.4")).isNotEqualTo(policies.get(1).storeKey("1.2.3.4"));
+		assertThat(policies).extracting(Policy::scope).containsExactly(PolicyScope.TIER, PolicyScope.BACKSTOP);
+		assertThat(policies).extracting(Policy::name).containsExactly("anonymous-ip-default", "backstop-ip-default");
+		assertThat(policies.get(1).isBackstop()).isTrue();
+		assertThat(table.backstop("default")).containsExactly(policies.get(1));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new Policy("backstop", Dimension.IP, "default", LimitParser.parse("1/1m")))
+			.withMessageContaining("names the BACKSTOP scope");
 	}
 
 	@Test
 	void severalBandwidthsAreNamedByWindow() {
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "50/1m, 500/1h"))),
-				Map.of(), Set.of(), "rl:");
+				Map.of(), Set.of());
 		Policy policy = table.policies("anonymous", "default").get(0);
 		assertThat(policy.bandwidthName(0)).isEqualTo("anonymous-ip-default-1m");
 		assertThat(policy.bandwidthName(1)).isEqualTo("anonymous-ip-default-1h");
@@ -119,12 +109,10 @@ class PolicyTableTests {
 	void tierWideQuotaAppliesToEveryGroupWithItsOwnBuckets() {
 		PolicyTable table = PolicyTable.build(
 				Map.of("premium", Map.of("org", Map.of("default", "100/1m", Policy.ALL_GROUPS, "1000/month"))),
-				Map.of(), Set.of("export"), "rl:");
+				Map.of(), Set.of("export"));
 		assertThat(table.policies("premium", "export")).extracting(Policy::name)
 			.containsExactly("premium-org-default", "premium-org-all");
-		Policy quota = table.policies("premium", "default").get(1);
-		assertThat(quota.storeKey("acme")).startsWith("rl:org-all:all:")
-			.isNotEqualTo(table.policies("premium", "default").get(0).storeKey("acme"));
+		assertThat(table.policies("premium", "default").get(1).scope()).isEqualTo(PolicyScope.TIER);
 	}
 
 	@Test
@@ -135,15 +123,11 @@ class PolicyTableTests {
 		PolicyTable table = PolicyTable.build(
 				Map.of("free", Map.of("ip", Map.of("default", "10/1m")), "paid",
 						Map.of("ip", Map.of("default", "99/1m"))),
-				Map.of("default", "1000/1m"), Set.of("search"), "rl:", options);
+				Map.of("default", "1000/1m"), Set.of("search"), options);
 		Policy inherited = table.policies("free", "search").get(0);
 		assertThat(inherited.name()).isEqualTo("free-ip-default");
 		assertThat(inherited.mode()).isEqualTo(Mode.OBSERVE);
 		assertThat(inherited.warnAtPercent()).isEqualTo(50);
-		// same bucket as the default group's requests: a mode changes what is done, not
-		// what is counted
-		assertThat(inherited.storeKey("203.0.113.1"))
-			.isEqualTo(table.policies("free", "default").get(0).storeKey("203.0.113.1"));
 		assertThat(table.policies("free", "default").get(0).mode()).as("the tier's mode").isEqualTo(Mode.ENFORCE);
 		assertThat(table.policies("paid", "default").get(0).mode()).as("the global mode").isEqualTo(Mode.WARN);
 		assertThat(table.policies("paid", "default").get(0).warnAtPercent()).isEqualTo(90);
@@ -155,7 +139,7 @@ class PolicyTableTests {
 	void groupConcurrencyCapsEachCallerWhateverTheTier() {
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of("export",
 				new PolicyOptions.GroupOptions(new PolicyOptions.Tuning(null, null), 2, Duration.ZERO)));
-		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of("export"), "rl:", options);
+		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of("export"), options);
 		assertThat(table.groupConcurrency("export", true).limit().bandwidths())
 			.containsExactly(new ConcurrencyLimit(2));
 		assertThat(table.groupConcurrency("export", false).dimension()).isEqualTo(Dimension.IP);
@@ -168,16 +152,15 @@ class PolicyTableTests {
 	void handlerQuotasCountInTheConfiguredZone() {
 		ZoneId zone = ZoneId.of("America/New_York");
 		PolicyOptions options = new PolicyOptions(zone, Mode.ENFORCE, 0, Map.of(), Map.of());
-		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of(), "rl:", options);
+		PolicyTable table = PolicyTable.build(Map.of(), Map.of(), Set.of(), options);
 		Policy policy = table.inline(new InlineLimit("Reports.run", LimitParser.parse("100/day")), true);
 		assertThat(policy.limit().bandwidths()).containsExactly(new CalendarQuota(100, CalendarPeriod.DAY, zone));
 	}
 
 	@Test
 	void reservedTierNamesAreRefused() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> PolicyTable.build(Map.of("group", Map.of("ip", Map.of("default", "1/1m"))), Map.of(),
-					Set.of(), "rl:"))
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> PolicyTable.build(Map.of("group", Map.of("ip", Map.of("default", "1/1m"))), Map.of(), Set.of()))
 			.withMessageContaining("'group' is a reserved tier name");
 		assertThat(PolicyTable.isReservedTier("backstop")).isTrue();
 		assertThat(PolicyTable.isReservedTier("premium")).isFalse();

@@ -52,6 +52,10 @@ public abstract class PolicyKindsStoreContractTests {
 	 */
 	protected abstract void setTime(Instant instant);
 
+	private StoreKeys keys() {
+		return new StoreKeys(storeKeyPrefix());
+	}
+
 	/**
 	 * The namespace of store keys; a subclass against a shared server makes it unique per
 	 * test.
@@ -361,7 +365,7 @@ public abstract class PolicyKindsStoreContractTests {
 		startAt("2030-06-10T12:00:00");
 		Policy policy = policy("1/1s");
 		decide(check(policy, "a", 1));
-		StoreDecision decision = decide(new LimitCheck(policy, policy.storeKey("a"), 1, false, 5000));
+		StoreDecision decision = decide(new LimitCheck(policy, keys().key(policy, "a"), 1, false, 5000));
 		assertThat(decision.admitted()).isTrue();
 		assertThat(decision.waitMillis()).isZero();
 		assertThat(decision.results().get(0).hadTokens()).isFalse();
@@ -541,8 +545,8 @@ public abstract class PolicyKindsStoreContractTests {
 		assertThat(result(after, 0, 1).remaining()).isEqualTo(9);
 	}
 
-	private static LimitCheck inspect(Policy policy, String id) {
-		return new LimitCheck(policy, policy.storeKey(id), 1, true);
+	private LimitCheck inspect(Policy policy, String id) {
+		return new LimitCheck(policy, keys().key(policy, id), 1, true);
 	}
 
 	/** Moves the store's time forward. */
@@ -556,19 +560,19 @@ public abstract class PolicyKindsStoreContractTests {
 	}
 
 	protected final Policy policy(String limit) {
-		return new Policy("t", Dimension.USER, "default", LimitParser.parse(limit, BERLIN), storeKeyPrefix());
+		return new Policy("t", Dimension.USER, "default", LimitParser.parse(limit, BERLIN));
 	}
 
-	protected static LimitCheck check(Policy policy, String id, long cost) {
-		return LimitCheck.enforced(policy, policy.storeKey(id), cost);
+	protected LimitCheck check(Policy policy, String id, long cost) {
+		return LimitCheck.enforced(policy, keys().key(policy, id), cost);
 	}
 
-	protected static LimitCheck observed(Policy policy, String id, long cost) {
-		return new LimitCheck(policy, policy.storeKey(id), cost, false);
+	protected LimitCheck observed(Policy policy, String id, long cost) {
+		return new LimitCheck(policy, keys().key(policy, id), cost, false);
 	}
 
-	protected static LimitCheck waiting(Policy policy, String id, long maxWaitMillis) {
-		return new LimitCheck(policy, policy.storeKey(id), 1, true, maxWaitMillis);
+	protected LimitCheck waiting(Policy policy, String id, long maxWaitMillis) {
+		return new LimitCheck(policy, keys().key(policy, id), 1, true, maxWaitMillis);
 	}
 
 	protected static BandwidthResult result(StoreDecision decision, int check) {

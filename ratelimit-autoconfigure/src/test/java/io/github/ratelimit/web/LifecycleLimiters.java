@@ -33,7 +33,7 @@ public final class LifecycleLimiters {
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 				Map.of("default", new GroupOptions(new Tuning(null, null), 0, Duration.ofSeconds(10))));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1000/1m"))),
-				Map.of(), Set.of(), "rl:", options);
+				Map.of(), Set.of(), options);
 		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 				policies.tiers(), "anonymous", "anonymous");
 		return RateLimiter.builder(identifier, store).policies(policies).build();

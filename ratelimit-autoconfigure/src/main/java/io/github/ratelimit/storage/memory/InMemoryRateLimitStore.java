@@ -233,7 +233,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		return attempt[0];
 	}
 
-	// a key's limit changed to one of the same shape (see Policy#storeKey): keep the
+	// a key's limit changed to one of the same shape (see StoreKeys): keep the
 	// state, take the limit
 	private static void adopt(Entry entry, LimitLayout layout) {
 		LimitLayout current = entry.layout;

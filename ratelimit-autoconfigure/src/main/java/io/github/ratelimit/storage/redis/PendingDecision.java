@@ -7,7 +7,7 @@ import io.github.ratelimit.storage.StoreDecision;
 /**
  * A decision sent to Redis and not answered yet.
  */
-interface PendingDecision {
+public interface PendingDecision {
 
 	/**
 	 * Completes with Redis's answer, or exceptionally with what Lettuce or Redis

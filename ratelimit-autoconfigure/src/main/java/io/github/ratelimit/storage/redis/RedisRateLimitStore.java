@@ -24,6 +24,10 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.RemoteStore;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreUnavailableException;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnectionKeeper;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.connection.RedisSession;
 
 /**
  * What both Redis strategies share: their own connection, opened lazily in the
@@ -59,8 +63,8 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  *
  * @param <S> the session the strategy builds on a connection
  */
-public abstract sealed class RedisRateLimitStore<S extends RedisSession> implements RateLimitStore, RemoteStore,
-		AutoCloseable permits RedisScriptRateLimitStore, Bucket4jRedisRateLimitStore {
+public abstract class RedisRateLimitStore<S extends RedisSession>
+		implements RateLimitStore, RemoteStore, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -114,7 +118,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	/** When Redis last answered anything on this store's connection. */
 	private volatile long lastAnswerNanos;
 
-	RedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
+	protected RedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
@@ -136,19 +140,19 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	 * Builds the strategy's session on a freshly opened connection (on a background
 	 * thread).
 	 */
-	abstract S openSession(StatefulConnection<byte[], byte[]> connection);
+	protected abstract S openSession(StatefulConnection<byte[], byte[]> connection);
 
 	/**
 	 * Sends the checks of one request to Redis. May throw instead of returning a failed
 	 * answer.
 	 */
-	abstract PendingDecision send(S session, List<LimitCheck> checks);
+	protected abstract PendingDecision send(S session, List<LimitCheck> checks);
 
 	/**
 	 * Sends a give-back ({@link #giveBack(List)}) of checks on {@code session}. May
 	 * throw.
 	 */
-	abstract CompletableFuture<?> sendGiveBack(S session, List<LimitCheck> checks);
+	protected abstract CompletableFuture<?> sendGiveBack(S session, List<LimitCheck> checks);
 
 	/**
 	 * Sends the give-back without waiting for it: one more command, paid only by requests
@@ -226,12 +230,12 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	 * Notes that Redis answered something on this store's connection, for the silence
 	 * rule.
 	 */
-	final void answered() {
+	protected final void answered() {
 		this.lastAnswerNanos = System.nanoTime();
 	}
 
 	/** The Redis key of a check's bucket. */
-	byte[] bucketKey(LimitCheck check) {
+	protected byte[] bucketKey(LimitCheck check) {
 		return check.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 	}
 
@@ -252,7 +256,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	 * {@link #OPERATOR_TIMEOUT}, around the breaker, which counts the request path's
 	 * failures only.
 	 */
-	StoreDecision decideForOperator(List<LimitCheck> checks) {
+	protected StoreDecision decideForOperator(List<LimitCheck> checks) {
 		S session = operatorSession();
 		PendingDecision pending;
 		try {
@@ -489,7 +493,7 @@ public abstract sealed class RedisRateLimitStore<S extends RedisSession> impleme
 	// disconnected (the store's client rejects commands rather than queue them), which
 	// can
 	// come before the session itself reads as closed
-	static boolean lostConnection(Throwable failure) {
+	protected static boolean lostConnection(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof java.io.IOException || cause instanceof RedisConnectionException
 					|| rejectedWhileDisconnected(cause)) {

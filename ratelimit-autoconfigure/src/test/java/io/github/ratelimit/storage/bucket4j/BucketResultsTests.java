@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BucketResultsTests {
 
 	private final LimitCheck check = LimitCheck
-		.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse("10/1m, 100/1h"), "rl:"), "rl:k", 2);
+		.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse("10/1m, 100/1h")), "rl:k", 2);
 
 	@Test
 	void reportsWhatWasLeftAndTheWaits() {

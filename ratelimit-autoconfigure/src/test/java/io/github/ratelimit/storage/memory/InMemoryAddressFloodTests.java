@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.test.ManualTimeMeter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in flight stay exactly as they were, while the address buckets stay within their bound.
  */
 class InMemoryAddressFloodTests {
+
+	private static final StoreKeys KEYS = new StoreKeys("rl:");
 
 	private static final long MAX_ADDRESS_KEYS = 100;
 
@@ -39,14 +43,18 @@ class InMemoryAddressFloodTests {
 
 	private final Policy anonymous = policy("anonymous", Dimension.IP, "60/1m, 600/1h");
 
-	private final Policy backstop = policy(Policy.BACKSTOP, Dimension.IP, "6000/1m");
+	private final Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "6000/1m");
 
 	private static Policy policy(String tier, Dimension dimension, String limit) {
-		return new Policy(tier, dimension, "default", LimitParser.parse(limit, ZoneOffset.UTC), "rl:");
+		return new Policy(tier, dimension, "default", LimitParser.parse(limit, ZoneOffset.UTC));
+	}
+
+	private static Policy policy(PolicyScope scope, Dimension dimension, String limit) {
+		return new Policy(scope, dimension, "default", LimitParser.parse(limit, ZoneOffset.UTC));
 	}
 
 	private static LimitCheck check(Policy policy, String id) {
-		return LimitCheck.enforced(policy, policy.storeKey(id), 1);
+		return LimitCheck.enforced(policy, KEYS.key(policy, id), 1);
 	}
 
 	private StoreDecision decide(LimitCheck... checks) {

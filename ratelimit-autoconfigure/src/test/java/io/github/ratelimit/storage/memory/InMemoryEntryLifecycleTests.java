@@ -19,6 +19,7 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.test.ManualTimeMeter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,16 +31,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InMemoryEntryLifecycleTests {
 
+	private static final StoreKeys KEYS = new StoreKeys("rl:");
+
 	private final ManualTimeMeter clock = new ManualTimeMeter(Instant.parse("2030-06-10T12:00:00Z"));
 
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(10, this.clock, this.clock);
 
 	private static Policy policy(String limit) {
-		return new Policy("t", Dimension.USER, "default", LimitParser.parse(limit, ZoneOffset.UTC), "rl:");
+		return new Policy("t", Dimension.USER, "default", LimitParser.parse(limit, ZoneOffset.UTC));
 	}
 
 	private static LimitCheck check(Policy policy, String id) {
-		return LimitCheck.enforced(policy, policy.storeKey(id), 1);
+		return LimitCheck.enforced(policy, KEYS.key(policy, id), 1);
 	}
 
 	private StoreDecision decide(LimitCheck... checks) {
@@ -98,7 +101,7 @@ class InMemoryEntryLifecycleTests {
 	void permitGoesBackToTheEntryItWasTakenFrom() {
 		Policy policy = policy("1 concurrent");
 		StoreDecision first = decide(check(policy, "a"));
-		this.store.evict(policy.storeKey("a"));
+		this.store.evict(KEYS.key(policy, "a"));
 		// the count went with the entry (the documented cost of an eviction)
 		StoreDecision second = decide(check(policy, "a"));
 		assertThat(second.admitted()).isTrue();
@@ -107,7 +110,7 @@ class InMemoryEntryLifecycleTests {
 		assertThat(decide(check(policy, "a")).admitted()).isFalse();
 		second.permits().release();
 		// one permit free, not two: no count went below zero
-		StoreDecision observed = decide(new LimitCheck(policy, policy.storeKey("a"), 1, false));
+		StoreDecision observed = decide(new LimitCheck(policy, KEYS.key(policy, "a"), 1, false));
 		assertThat(observed.results().get(0).hadTokens()).isTrue();
 		assertThat(observed.results().get(0).bandwidths().get(0).remaining()).isZero();
 	}
@@ -127,7 +130,7 @@ class InMemoryEntryLifecycleTests {
 	@Test
 	void entryWithAnUnusedQuotaIsForgottenAtOnce() {
 		Policy policy = policy("1/day");
-		decide(new LimitCheck(policy, policy.storeKey("a"), 2, false));
+		decide(new LimitCheck(policy, KEYS.key(policy, "a"), 2, false));
 		sweep();
 		assertThat(this.store.size()).isZero();
 	}
@@ -135,7 +138,7 @@ class InMemoryEntryLifecycleTests {
 	@Test
 	void bucketInDebtOutlivesTheIdleTimeOfAFullOne() {
 		Policy policy = policy("1/1s");
-		LimitCheck waiting = new LimitCheck(policy, policy.storeKey("a"), 1, true, 5000);
+		LimitCheck waiting = new LimitCheck(policy, KEYS.key(policy, "a"), 1, true, 5000);
 		for (int i = 0; i < 4; i++) {
 			decide(waiting);
 		}
@@ -151,7 +154,7 @@ class InMemoryEntryLifecycleTests {
 	@Test
 	void countingEntryInDebtOutlivesTheIdleTimeOfAFullOne() {
 		Policy policy = policy("1/1s, 5 concurrent");
-		LimitCheck waiting = new LimitCheck(policy, policy.storeKey("a"), 1, true, 5000);
+		LimitCheck waiting = new LimitCheck(policy, KEYS.key(policy, "a"), 1, true, 5000);
 		for (int i = 0; i < 4; i++) {
 			decide(waiting).permits().release();
 		}
@@ -194,7 +197,7 @@ class InMemoryEntryLifecycleTests {
 		pool.shutdown();
 		assertThat(total).isPositive();
 		assertThat(most.get()).isLessThanOrEqualTo(3);
-		StoreDecision after = decide(new LimitCheck(policy, policy.storeKey("hot"), 1, false));
+		StoreDecision after = decide(new LimitCheck(policy, KEYS.key(policy, "hot"), 1, false));
 		assertThat(after.results().get(0).bandwidths().get(0).remaining()).as("every permit came back").isEqualTo(2);
 	}
 

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.PolicyScope;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreKeys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,19 +22,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InMemoryFootprintTests {
 
+	private static final StoreKeys STORE_KEYS = new StoreKeys("rl:");
+
 	private static final int KEYS = 200_000;
 
 	@Test
 	void aBucketCostsNoMoreThanTheSizingRuleAssumes() {
-		Policy ip = new Policy("anonymous", Dimension.IP, "default", LimitParser.parse("60/1m, 600/1h"), "rl:");
-		Policy backstop = new Policy("backstop", Dimension.IP, "default", LimitParser.parse("6000/1m"), "rl:");
+		Policy ip = new Policy("anonymous", Dimension.IP, "default", LimitParser.parse("60/1m, 600/1h"));
+		Policy backstop = new Policy(PolicyScope.BACKSTOP, Dimension.IP, "default", LimitParser.parse("6000/1m"));
 		long before = usedHeap();
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(KEYS, TimeMeter.SYSTEM_NANOTIME);
 		for (int i = 0; i < KEYS / 2; i++) {
 			// addresses as an IPv6 rotation produces them: one /64 each
 			String id = "2001:db8:" + Integer.toHexString(i >> 16) + ":" + Integer.toHexString(i & 0xffff) + "::/64";
-			store.decide(List.of(LimitCheck.enforced(ip, ip.storeKey(id), 1),
-					LimitCheck.enforced(backstop, backstop.storeKey(id), 1)));
+			store.decide(List.of(LimitCheck.enforced(ip, STORE_KEYS.key(ip, id), 1),
+					LimitCheck.enforced(backstop, STORE_KEYS.key(backstop, id), 1)));
 		}
 		store.cleanUp();
 		long perKey = (usedHeap() - before) / store.size();
@@ -47,11 +51,11 @@ class InMemoryFootprintTests {
 		// the largest entry of the identified partition: two token buckets and a quota's
 		// count
 		Policy quota = new Policy("premium", Dimension.ORG, Policy.ALL_GROUPS,
-				LimitParser.parse("60/1m, 600/1h, 100000/month"), "rl:");
+				LimitParser.parse("60/1m, 600/1h, 100000/month"));
 		long before = usedHeap();
 		InMemoryRateLimitStore store = new InMemoryRateLimitStore(KEYS, TimeMeter.SYSTEM_NANOTIME);
 		for (int i = 0; i < KEYS; i++) {
-			store.decide(List.of(LimitCheck.enforced(quota, quota.storeKey("org-" + i), 1)));
+			store.decide(List.of(LimitCheck.enforced(quota, STORE_KEYS.key(quota, "org-" + i), 1)));
 		}
 		store.cleanUp();
 		long perKey = (usedHeap() - before) / store.size();

@@ -28,8 +28,7 @@ class InMemoryRateLimitStoreTests {
 	private final InMemoryRateLimitStore store = new InMemoryRateLimitStore(1000, this.time);
 
 	private static LimitCheck check(String limit, String key, long cost) {
-		return LimitCheck.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit), "rl:"), key,
-				cost);
+		return LimitCheck.enforced(new Policy("t", Dimension.USER, "default", LimitParser.parse(limit)), key, cost);
 	}
 
 	private static long[] remaining(StoreDecision decision, int check) {

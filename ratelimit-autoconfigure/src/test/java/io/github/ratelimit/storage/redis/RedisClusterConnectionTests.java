@@ -11,6 +11,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.redis.RedisClusterProcess;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 

@@ -30,9 +30,12 @@ import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.bucket4j.BucketConfigurations;
-import io.github.ratelimit.storage.redis.CircuitBreaker.State;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker.State;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
@@ -45,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * What every Redis strategy must do, against a real Redis ({@link RedisTestServer}) and
  * the Lettuce that Spring Boot manages: a subclass per strategy runs all of it.
  */
-abstract class RedisRateLimitStoreContractTests {
+public abstract class RedisRateLimitStoreContractTests {
 
 	/** The default: accuracy under concurrency must hold with it. */
 	private static final Duration TIMEOUT = RedisRateLimitStore.DEFAULT_TIMEOUT;
@@ -402,8 +405,8 @@ abstract class RedisRateLimitStoreContractTests {
 	 * A store of the strategy under test.
 	 * @param clock the clock of the buckets, or {@code null} for the strategy's own
 	 */
-	abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker,
-			@Nullable ManualTimeMeter clock);
+	protected abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout,
+			CircuitBreaker breaker, @Nullable ManualTimeMeter clock);
 
 	protected final RedisRateLimitStore<?> connectedStore() {
 		return connectedStore((ManualTimeMeter) null);
@@ -424,8 +427,8 @@ abstract class RedisRateLimitStoreContractTests {
 	}
 
 	protected LimitCheck check(Dimension dimension, String limit, String id, long cost) {
-		Policy policy = new Policy("test", dimension, "default", LimitParser.parse(limit), this.prefix);
-		return LimitCheck.enforced(policy, policy.storeKey(id), cost);
+		Policy policy = new Policy("test", dimension, "default", LimitParser.parse(limit));
+		return LimitCheck.enforced(policy, new StoreKeys(this.prefix).key(policy, id), cost);
 	}
 
 	protected Set<String> keys(String prefix) {

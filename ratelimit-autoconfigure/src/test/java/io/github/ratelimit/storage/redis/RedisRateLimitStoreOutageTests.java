@@ -19,8 +19,11 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
-import io.github.ratelimit.storage.redis.CircuitBreaker.State;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker.State;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
 import io.github.ratelimit.test.redis.FakeRedisServer;
 import io.github.ratelimit.test.redis.RedisServerProcess;
 import io.github.ratelimit.test.redis.RedisTestServer;
@@ -35,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * Each Redis strategy when Redis goes away, pauses and comes back: on a
  * {@code redis-server} of their own, so that nothing else is disturbed.
  */
-abstract class RedisRateLimitStoreOutageTests {
+public abstract class RedisRateLimitStoreOutageTests {
 
 	protected static RedisServerProcess server;
 
@@ -284,12 +287,12 @@ abstract class RedisRateLimitStoreOutageTests {
 	}
 
 	/** A store of the strategy under test. */
-	abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout, CircuitBreaker breaker);
+	protected abstract RedisRateLimitStore<?> newStore(RedisConnector connector, Duration timeout,
+			CircuitBreaker breaker);
 
 	protected static LimitCheck check(String limit, String id) {
-		Policy policy = new Policy("test", Dimension.USER, "default", LimitParser.parse(limit),
-				RedisTestServer.uniqueKeyPrefix("outage"));
-		return LimitCheck.enforced(policy, policy.storeKey(id), 1);
+		Policy policy = new Policy("test", Dimension.USER, "default", LimitParser.parse(limit));
+		return LimitCheck.enforced(policy, new StoreKeys(RedisTestServer.uniqueKeyPrefix("outage")).key(policy, id), 1);
 	}
 
 }

@@ -25,6 +25,11 @@ import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.StoreKeys;
+import io.github.ratelimit.storage.redis.bucket4j.Bucket4jRedisRateLimitStore;
+import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
+import io.github.ratelimit.storage.redis.connection.RedisConnector;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 import io.github.ratelimit.test.redis.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -127,9 +132,9 @@ class SlowClientBurstTests {
 	}
 
 	private static LimitCheck check(String limit) {
-		Policy policy = new Policy("test", Dimension.ORG, "default", LimitParser.parse(limit),
-				RedisTestServer.uniqueKeyPrefix("slow-client"));
-		return LimitCheck.enforced(policy, policy.storeKey("acme"), 1);
+		Policy policy = new Policy("test", Dimension.ORG, "default", LimitParser.parse(limit));
+		return LimitCheck.enforced(policy,
+				new StoreKeys(RedisTestServer.uniqueKeyPrefix("slow-client")).key(policy, "acme"), 1);
 	}
 
 	/**

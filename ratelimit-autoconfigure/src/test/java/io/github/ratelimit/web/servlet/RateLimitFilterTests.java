@@ -32,7 +32,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class RateLimitFilterTests {
 
 	private final PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h"))),
-			Map.of(), Set.of(), "rl:");
+			Map.of(), Set.of());
 
 	private final RateLimitFilter filter = new RateLimitFilter(
 			RateLimiter

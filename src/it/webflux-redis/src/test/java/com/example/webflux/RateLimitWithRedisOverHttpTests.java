@@ -20,7 +20,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.redis.RedisScriptRateLimitStore;
+import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
