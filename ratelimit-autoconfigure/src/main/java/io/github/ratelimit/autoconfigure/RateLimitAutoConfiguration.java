@@ -98,8 +98,16 @@ public final class RateLimitAutoConfiguration {
 				RuntimeControlMapper.accessRules(properties.getAccess(), policyRegistry.current()),
 				RuntimeControlMapper.banRules(properties), Clock.systemUTC(),
 				RuntimeControlMapper.refreshInterval(properties.getControl()));
-		control.start();
 		return control;
+	}
+
+	/**
+	 * Keeps the runtime control in step with its store from when the context starts,
+	 * before the web server takes requests, until it stops, after the web server stopped.
+	 */
+	@Bean
+	BackgroundWork rateLimitRuntimeControlRefresh(RuntimeControl runtimeControl) {
+		return new BackgroundWork(runtimeControl::start, runtimeControl::close);
 	}
 
 	@Bean
