@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.bucket4j.TimeMeter;
+import org.apache.catalina.valves.ValveBase;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -57,6 +59,7 @@ import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitGateFilter;
+import io.github.ratelimit.web.servlet.RefusedBodyValve;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
 import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 
@@ -99,8 +102,16 @@ public final class RateLimitAutoConfiguration {
 				RuntimeControlMapper.accessRules(properties.getAccess(), policyRegistry.current()),
 				RuntimeControlMapper.banRules(properties), Clock.systemUTC(),
 				RuntimeControlMapper.refreshInterval(properties.getControl()));
-		control.start();
 		return control;
+	}
+
+	/**
+	 * Keeps the runtime control in step with its store from when the context starts,
+	 * before the web server takes requests, until it stops, after the web server stopped.
+	 */
+	@Bean
+	BackgroundWork rateLimitRuntimeControlRefresh(RuntimeControl runtimeControl) {
+		return new BackgroundWork(runtimeControl::start, runtimeControl::close);
 	}
 
 	@Bean
@@ -347,6 +358,22 @@ public final class RateLimitAutoConfiguration {
 			registration.setName("rateLimitGateFilter");
 			registration.setOrder(properties.getFilter().getGateOrder());
 			return registration;
+		}
+
+	}
+
+	/**
+	 * On Boot's embedded Tomcat, a refused request's unread body is not read before its
+	 * connection closes ({@link RefusedBodyValve}).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ ValveBase.class, TomcatContextCustomizer.class })
+	static class TomcatConfiguration {
+
+		@Bean
+		TomcatContextCustomizer rateLimitRefusedBodyValve() {
+			return (context) -> context.getPipeline().addValve(new RefusedBodyValve());
 		}
 
 	}

@@ -3,6 +3,7 @@ package io.github.ratelimit.autoconfigure;
 import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
 
@@ -36,10 +38,10 @@ import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
 /**
  * Keeps buckets in Redis when Spring Data Redis configured a
  * {@link LettuceConnectionFactory} and {@code ratelimit.storage.type} is {@code auto} or
- * {@code redis}. The stores open their own connections, lazily and in the background, so
- * the application starts while Redis is down, through a client of their own
- * ({@link RateLimitRedisClient}) that reaches the Redis the factory reaches; Boot's
- * client and its options are left alone.
+ * {@code redis}. The stores open their own connections in the background once the context
+ * starts ({@link BackgroundWork}), so the application starts while Redis is down, through
+ * a client of their own ({@link RateLimitRedisClient}) that reaches the Redis the factory
+ * reaches; Boot's client and its options are left alone.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
@@ -53,8 +55,11 @@ public final class RateLimitRedisAutoConfiguration {
 	private static final String BUCKET4J_LETTUCE = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
 
 	@Bean
-	RateLimitRedisClient rateLimitRedisClient(LettuceConnectionFactory connectionFactory) {
-		return new RateLimitRedisClient(connectionFactory);
+	RateLimitRedisClient rateLimitRedisClient(LettuceConnectionFactory connectionFactory,
+			ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
+			ObjectProvider<DataRedisConnectionDetails> connectionDetails) {
+		return new RateLimitRedisClient(connectionFactory, RateLimitRedisClient.staticMasterReplica(connectionFactory,
+				masterReplica.getIfUnique(), connectionDetails.getIfUnique()));
 	}
 
 	@Bean
@@ -95,8 +100,22 @@ public final class RateLimitRedisAutoConfiguration {
 				yield new Bucket4jRedisRateLimitStore(connector, timeout, breaker);
 			}
 		};
-		store.start();
 		return store;
+	}
+
+	/**
+	 * Connects a Redis rate-limit store (this configuration's or the application's own)
+	 * when the context starts, before the web server takes requests, and closes its
+	 * connection when the context stops, after the web server stopped.
+	 */
+	@Bean
+	BackgroundWork rateLimitStoreConnection(RateLimitStore store) {
+		if (store instanceof RedisRateLimitStore<?> redis) {
+			return new BackgroundWork(redis::start, redis::stop);
+		}
+		return new BackgroundWork(() -> {
+		}, () -> {
+		});
 	}
 
 	/**

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -18,7 +20,8 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.Tracing;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -47,10 +50,16 @@ import io.github.ratelimit.storage.redis.connection.RedisConnector;
  * promoted replica; Lettuce's default never refreshes.</li>
  * </ul>
  * The twin is built on the connecting thread, never at startup, and closed with the
- * application context. A static master/replica configuration (which the factory has no
- * getter for) is read from the factory and connected through Lettuce's
- * {@code MasterReplica}: decisions go to the master. Replica reads ({@code readFrom}) are
- * never copied: every decision writes.
+ * application context. Until one connect has succeeded, connects wait for each other: the
+ * rate-limit store and the control store make their first ones at the same instant, and
+ * Lettuce's first connect of a kind initialises shared state under global locks.
+ * <p>
+ * A static master/replica setup, which the factory has no getter for, is given by the
+ * auto-configuration (from the application's
+ * {@code RedisStaticMasterReplicaConfiguration} bean or Boot's connection details, what
+ * Boot builds the factory from) and connected through Lettuce's {@code MasterReplica}:
+ * decisions go to the master. Replica reads ({@code readFrom}) are never copied: every
+ * decision writes.
  */
 final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
@@ -70,6 +79,13 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
 	private final LettuceConnectionFactory application;
 
+	private final @Nullable RedisStaticMasterReplicaConfiguration masterReplica;
+
+	/** Held by a connect until one succeeded. */
+	private final ReentrantLock firstConnects = new ReentrantLock();
+
+	private volatile boolean connectedOnce;
+
 	private @Nullable LettuceConnectionFactory twin;
 
 	private @Nullable ClientResources resources;
@@ -82,13 +98,80 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 
 	private boolean closed;
 
-	RateLimitRedisClient(LettuceConnectionFactory application) {
+	/**
+	 * A twin of the application's factory.
+	 * @param application the application's factory
+	 * @param masterReplica the static master/replica nodes the factory connects to, or
+	 * {@code null} when it connects as its getters say (standalone, Sentinel, Cluster or
+	 * socket)
+	 */
+	RateLimitRedisClient(LettuceConnectionFactory application,
+			@Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
 		this.application = application;
+		this.masterReplica = masterReplica;
+	}
+
+	/**
+	 * The static master/replica setup the application's factory was built from, read
+	 * where Boot reads it, since the factory has no getter for it: the application's
+	 * {@link RedisStaticMasterReplicaConfiguration} bean, else Boot's connection details
+	 * ({@code spring.data.redis.masterreplica.nodes}).
+	 * @param factory the application's factory
+	 * @param bean the application's master/replica configuration bean, if any
+	 * @param details Boot's connection details, if any
+	 * @return the setup, or {@code null} for a Cluster, Sentinel or socket factory and
+	 * when neither names one (the factory is then read as standalone)
+	 */
+	static @Nullable RedisStaticMasterReplicaConfiguration staticMasterReplica(LettuceConnectionFactory factory,
+			@Nullable RedisStaticMasterReplicaConfiguration bean, @Nullable DataRedisConnectionDetails details) {
+		if (factory.isClusterAware() || factory.isRedisSentinelAware() || factory.getSocketConfiguration() != null) {
+			return null;
+		}
+		if (bean != null) {
+			return bean;
+		}
+		DataRedisConnectionDetails.MasterReplica masterReplica = (details != null) ? details.getMasterReplica() : null;
+		if (details == null || masterReplica == null || masterReplica.getNodes().isEmpty()) {
+			return null;
+		}
+		// as Boot builds it (DataRedisConnectionConfiguration)
+		List<DataRedisConnectionDetails.Node> nodes = masterReplica.getNodes();
+		RedisStaticMasterReplicaConfiguration configuration = new RedisStaticMasterReplicaConfiguration(
+				nodes.get(0).host(), nodes.get(0).port());
+		nodes.stream().skip(1).forEach((node) -> configuration.addNode(node.host(), node.port()));
+		configuration.setUsername(details.getUsername());
+		String password = details.getPassword();
+		if (password != null) {
+			configuration.setPassword(RedisPassword.of(password));
+		}
+		return configuration;
 	}
 
 	@Override
 	public StatefulConnection<byte[], byte[]> connect() {
-		RedisStaticMasterReplicaConfiguration masterReplica = staticMasterReplica(this.application);
+		if (this.connectedOnce) {
+			return open();
+		}
+		try {
+			// interruptible: a shutdown that interrupts a waiting connect ends it
+			this.firstConnects.lockInterruptibly();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisConnectionException("Interrupted while waiting for another first connect to Redis", ex);
+		}
+		try {
+			StatefulConnection<byte[], byte[]> connection = open();
+			this.connectedOnce = true;
+			return connection;
+		}
+		finally {
+			this.firstConnects.unlock();
+		}
+	}
+
+	private StatefulConnection<byte[], byte[]> open() {
+		RedisStaticMasterReplicaConfiguration masterReplica = this.masterReplica;
 		if (masterReplica != null) {
 			// the twin's client has no URI of its own here: connect to the listed nodes,
 			// writes to the master
@@ -218,24 +301,6 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 			nodes.add(uri.build());
 		}
 		return nodes;
-	}
-
-	/**
-	 * The factory's static master/replica setup, which it has no getter for; {@code null}
-	 * for any other.
-	 */
-	private static @Nullable RedisStaticMasterReplicaConfiguration staticMasterReplica(
-			LettuceConnectionFactory factory) {
-		try {
-			Object configuration = new DirectFieldAccessor(factory).getPropertyValue("configuration");
-			return (configuration instanceof RedisStaticMasterReplicaConfiguration masterReplica) ? masterReplica
-					: null;
-		}
-		catch (RuntimeException ex) {
-			// a Spring Data Redis without that field: such setups are read as their
-			// standalone part
-			return null;
-		}
 	}
 
 }

@@ -14,6 +14,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -67,7 +68,7 @@ class RateLimitRedisClientTests {
 			LettuceConnectionFactory application = new LettuceConnectionFactory(standalone);
 			application.afterPropertiesSet();
 			application.start();
-			try (RateLimitRedisClient client = new RateLimitRedisClient(application)) {
+			try (RateLimitRedisClient client = new RateLimitRedisClient(application, null)) {
 				assertThat(ping(client)).isEqualTo("PONG");
 			}
 			finally {
@@ -77,7 +78,7 @@ class RateLimitRedisClientTests {
 			LettuceConnectionFactory wrong = new LettuceConnectionFactory(standalone);
 			wrong.afterPropertiesSet();
 			wrong.start();
-			try (RateLimitRedisClient client = new RateLimitRedisClient(wrong)) {
+			try (RateLimitRedisClient client = new RateLimitRedisClient(wrong, null)) {
 				assertThatRuntimeException().isThrownBy(() -> ping(client));
 			}
 			finally {
@@ -102,48 +103,84 @@ class RateLimitRedisClientTests {
 	}
 
 	@Test
-	void aStaticMasterReplicaSetupWritesToItsMaster() {
+	void aStaticMasterReplicaSetupOfBootsPropertiesWritesToItsMaster() {
 		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH").isTrue();
 		try (RedisServerProcess master = RedisServerProcess.start();
 				RedisServerProcess replica = RedisServerProcess
 					.start(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())))) {
-			LettuceConnectionFactory application = new LettuceConnectionFactory(
-					new RedisStaticMasterReplicaConfiguration("127.0.0.1", replica.port()).node("127.0.0.1",
-							master.port()),
-					LettuceClientConfiguration.defaultConfiguration());
-			application.afterPropertiesSet();
-			application.start();
-			try (RateLimitRedisClient client = new RateLimitRedisClient(application)) {
-				StatefulConnection<byte[], byte[]> connection = client.connect();
-				try {
-					connection.setTimeout(Duration.ofSeconds(5));
-					((StatefulRedisConnection<byte[], byte[]>) connection).sync()
-						.set("rl-master-replica".getBytes(), "written".getBytes());
-				}
-				finally {
-					connection.close();
-				}
-			}
-			finally {
-				application.destroy();
-			}
-			RedisClient direct = RedisClient.create(master.url());
-			try (StatefulRedisConnection<String, String> onMaster = direct.connect()) {
-				assertThat(onMaster.sync().get("rl-master-replica")).isEqualTo("written");
-			}
-			finally {
-				direct.shutdown();
-			}
+			this.runner
+				.withPropertyValues("spring.data.redis.masterreplica.nodes=127.0.0.1:" + replica.port() + ",127.0.0.1:"
+						+ master.port())
+				.run((context) -> {
+					writeThrough(context.getBean(RateLimitRedisClient.class), "rl-master-replica-properties");
+					assertThat(readOnMaster(master, "rl-master-replica-properties")).isEqualTo("written");
+				});
 		}
+	}
+
+	@Test
+	void aStaticMasterReplicaFactoryOfTheApplicationIsReadFromItsConfigurationBean() {
+		assumeThat(RedisServerProcess.isAvailable()).as("redis-server on the PATH").isTrue();
+		try (RedisServerProcess master = RedisServerProcess.start();
+				RedisServerProcess replica = RedisServerProcess
+					.start(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())))) {
+			RedisStaticMasterReplicaConfiguration nodes = new RedisStaticMasterReplicaConfiguration("127.0.0.1",
+					replica.port())
+				.node("127.0.0.1", master.port());
+			this.runner.withBean(RedisStaticMasterReplicaConfiguration.class, () -> nodes)
+				.withBean(LettuceConnectionFactory.class,
+						() -> new LettuceConnectionFactory(nodes, LettuceClientConfiguration.defaultConfiguration()))
+				.run((context) -> {
+					writeThrough(context.getBean(RateLimitRedisClient.class), "rl-master-replica-bean");
+					assertThat(readOnMaster(master, "rl-master-replica-bean")).isEqualTo("written");
+				});
+		}
+	}
+
+	@Test
+	void masterReplicaNodesOfBootsPropertiesDoNotApplyToAClusterFactory() {
+		LettuceConnectionFactory cluster = new LettuceConnectionFactory(
+				new RedisClusterConfiguration(List.of("127.0.0.1:" + RedisServerProcess.freePort())));
+		DataRedisConnectionDetails details = new DataRedisConnectionDetails() {
+			@Override
+			public MasterReplica getMasterReplica() {
+				return () -> List.of(new Node("127.0.0.1", 1));
+			}
+		};
+		assertThat(RateLimitRedisClient.staticMasterReplica(cluster, null, details)).isNull();
+		assertThat(RateLimitRedisClient.staticMasterReplica(new LettuceConnectionFactory(), null, details))
+			.extracting((configuration) -> configuration.getNodes().get(0).getPort())
+			.isEqualTo(1);
 	}
 
 	@Test
 	void aClosedClientOpensNothing() {
 		LettuceConnectionFactory application = new LettuceConnectionFactory(
 				new RedisClusterConfiguration(List.of("127.0.0.1:" + RedisServerProcess.freePort())));
-		RateLimitRedisClient client = new RateLimitRedisClient(application);
+		RateLimitRedisClient client = new RateLimitRedisClient(application, null);
 		client.close();
 		assertThatRuntimeException().isThrownBy(client::connect).withMessageContaining("closed");
+	}
+
+	private static void writeThrough(RateLimitRedisClient client, String key) {
+		StatefulConnection<byte[], byte[]> connection = client.connect();
+		try {
+			connection.setTimeout(Duration.ofSeconds(5));
+			((StatefulRedisConnection<byte[], byte[]>) connection).sync().set(key.getBytes(), "written".getBytes());
+		}
+		finally {
+			connection.close();
+		}
+	}
+
+	private static String readOnMaster(RedisServerProcess master, String key) {
+		RedisClient direct = RedisClient.create(master.url());
+		try (StatefulRedisConnection<String, String> onMaster = direct.connect()) {
+			return onMaster.sync().get(key);
+		}
+		finally {
+			direct.shutdown();
+		}
 	}
 
 	private static String ping(RateLimitRedisClient client) {

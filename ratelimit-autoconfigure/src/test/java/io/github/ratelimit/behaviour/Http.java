@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -159,6 +161,28 @@ final class Http {
 	 * @param reply what it was answered
 	 */
 	record SlowClient(Socket socket, Reply reply) implements AutoCloseable {
+
+		/**
+		 * Whether the server closed the connection within the time (the next read ends or
+		 * is reset) rather than keep it open to read the rest of the body, behind which a
+		 * keep-alive client's next request would wait.
+		 * @param time how long to wait
+		 * @return whether the connection was closed
+		 * @throws IOException when the socket fails otherwise
+		 */
+		boolean closedByServerWithin(Duration time) throws IOException {
+			this.socket.setSoTimeout((int) time.toMillis());
+			try {
+				return this.socket.getInputStream().read() == -1;
+			}
+			catch (SocketTimeoutException ex) {
+				return false;
+			}
+			catch (SocketException ex) {
+				// reset: closed all the same
+				return true;
+			}
+		}
 
 		@Override
 		public void close() throws IOException {

@@ -1,5 +1,6 @@
 package io.github.ratelimit.behaviour;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,29 @@ abstract class SlowBodyRefusalTests {
 
 	SlowBodyRefusalTests(Stack stack) {
 		this.stack = stack;
+	}
+
+	@Test
+	void aRefusedRequestWithAnUnreadBodyClosesItsConnectionWithoutReadingTheBody() throws Exception {
+		Map<String, String> properties = new LinkedHashMap<>(Storage.MEMORY.properties("unread-body"));
+		try (BehaviourApp app = BehaviourApp.start(this.stack, properties)) {
+			String caller = "198.51.100.68";
+			for (int i = 0; i < 5; i++) {
+				Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", caller);
+			}
+			try (Http.SlowClient client = Http.slowBody(app.port(),
+					"POST /api/hello HTTP/1.1\r\nHost: localhost\r\n" + "X-Forwarded-For: " + caller
+							+ "\r\nContent-Type: application/octet-stream\r\n" + "Content-Length: 100000\r\n\r\n")) {
+				assertThat(client.reply().status()).isEqualTo(429);
+				// a keep-alive client sends its next request on a new connection at once,
+				// instead of waiting behind a body the server still reads
+				assertThat(client.closedByServerWithin(Duration.ofSeconds(5)))
+					.as("the refused request's connection closed while its body is unsent")
+					.isTrue();
+			}
+			assertThat(Http.send(app.port(), "GET", "/api/hello", "X-Forwarded-For", "198.51.100.69").status())
+				.isEqualTo(200);
+		}
 	}
 
 	@Test

@@ -186,11 +186,21 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 	}
 
 	/**
-	 * Starts connecting in the background now rather than on the first decision. Never
-	 * blocks; a Redis that is down is tried again every second.
+	 * Starts connecting in the background now rather than on the first decision, and
+	 * keeps the connection from then on without waiting for requests: a Redis that is
+	 * down (or a connect that failed) is tried again every second. Never blocks. Spring
+	 * calls it before the web server takes requests.
 	 */
 	public void start() {
 		this.connection.start();
+	}
+
+	/**
+	 * Closes the connection and stops reconnecting until {@link #start()}, without
+	 * waiting for a connect under way. Spring calls it after the web server stopped.
+	 */
+	public void stop() {
+		this.connection.stop();
 	}
 
 	/** Whether the store has an open connection to Redis right now. */

@@ -21,7 +21,7 @@ final class ServletRefusals {
 
 	private static final Logger logger = LoggerFactory.getLogger(ServletRefusals.class);
 
-	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.connector.RequestFacade",
+	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.catalina.valves.ValveBase",
 			ServletRefusals.class.getClassLoader());
 
 	private ServletRefusals() {
@@ -37,7 +37,7 @@ final class ServletRefusals {
 			// long as it likes
 			response.setHeader(HttpHeaders.CONNECTION, "close");
 			if (TOMCAT) {
-				TomcatRequests.closeWithoutReadingBody(request);
+				RefusedBodyValve.closeWithoutReadingBody(request);
 			}
 		}
 		byte[] body;

@@ -9,12 +9,13 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A server on a loopback port that speaks no Redis: it either answers every read with
- * bytes that are not RESP, or accepts connections and never answers. For fault tests of
- * what the stores do with a broken server, which a real redis-server cannot be made to
- * be.
+ * A server on a loopback port that speaks no Redis: it answers every read with bytes that
+ * are not RESP, accepts connections and never answers, or closes them at once. For fault
+ * tests of what the stores do with a broken server, which a real redis-server cannot be
+ * made to be.
  */
 public final class FakeRedisServer implements AutoCloseable {
 
@@ -25,7 +26,10 @@ public final class FakeRedisServer implements AutoCloseable {
 		GARBAGE,
 
 		/** Reads and never answers. */
-		HANG
+		HANG,
+
+		/** Closes every connection at once: each connect fails. */
+		CLOSE
 
 	}
 
@@ -34,6 +38,8 @@ public final class FakeRedisServer implements AutoCloseable {
 	private final Behaviour behaviour;
 
 	private final List<Socket> accepted = new CopyOnWriteArrayList<>();
+
+	private final AtomicInteger connections = new AtomicInteger();
 
 	private final Thread acceptor;
 
@@ -60,10 +66,20 @@ public final class FakeRedisServer implements AutoCloseable {
 		return "redis://127.0.0.1:" + this.socket.getLocalPort();
 	}
 
+	/** How many connections the server accepted so far. */
+	public int connections() {
+		return this.connections.get();
+	}
+
 	private void accept() {
 		while (!this.socket.isClosed()) {
 			try {
 				Socket client = this.socket.accept();
+				this.connections.incrementAndGet();
+				if (this.behaviour == Behaviour.CLOSE) {
+					client.close();
+					continue;
+				}
 				this.accepted.add(client);
 				Thread serving = new Thread(() -> serve(client), "fake-redis-client");
 				serving.setDaemon(true);

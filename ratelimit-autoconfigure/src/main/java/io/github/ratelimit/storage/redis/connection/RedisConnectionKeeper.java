@@ -2,9 +2,10 @@ package io.github.ratelimit.storage.redis.connection;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the store's connection without making a request wait for a lost one. The first
- * connect happens in the background on first use (or on {@link #start()}), so the
+ * connect happens in the background on {@link #start()} (or on first use), so the
  * application starts while Redis is down; until a connection is open, {@link #session()}
  * answers {@code null} at once, and {@link #firstConnect()} lets a fresh instance's first
  * decisions wait for a first connect under way (a cold JVM takes a while to open it, and
@@ -31,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * connection has been down for {@code retryInterval}, a fresh one is opened in the
  * background (at most one attempt per interval) and replaces it: enforcement resumes
  * within about {@code retryInterval} of Redis returning.
+ * <p>
+ * Once started, the keeper also looks at its connection every {@code retryInterval} by
+ * itself: a connect that failed is tried again, a lost connection replaced, and a connect
+ * that hangs said, whether or not requests arrive (health reads only
+ * {@link #isConnected()}). {@link #stop()} closes the connection until the next start.
  */
 public final class RedisConnectionKeeper<S extends RedisSession> implements AutoCloseable {
 
@@ -55,7 +61,17 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 
 	private final LongSupplier nanoTime;
 
-	private final ExecutorService executor;
+	/**
+	 * Two threads: the connect under way, and the look at the connection beside a connect
+	 * that hangs.
+	 */
+	private final ScheduledThreadPoolExecutor executor;
+
+	/** The look at the connection every retry interval while started. */
+	private @Nullable ScheduledFuture<?> watch;
+
+	/** Whether stopped (until started again): no connect, no session. */
+	private volatile boolean stopped;
 
 	private final AtomicBoolean connecting = new AtomicBoolean();
 
@@ -93,16 +109,61 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 		this.commandTimeout = commandTimeout;
 		this.retryIntervalNanos = retryInterval.toNanos();
 		this.nanoTime = nanoTime;
-		this.executor = Executors.newSingleThreadExecutor((task) -> {
+		this.executor = new ScheduledThreadPoolExecutor(2, (task) -> {
 			Thread thread = new Thread(task, "ratelimit-redis-connect");
 			thread.setDaemon(true);
 			return thread;
 		});
+		this.executor.setRemoveOnCancelPolicy(true);
 	}
 
-	/** Starts connecting in the background, if not connected or connecting already. */
-	public void start() {
+	/**
+	 * Starts connecting in the background, if not connected or connecting already, and
+	 * looks at the connection every retry interval from then on (until {@link #stop()}).
+	 */
+	public synchronized void start() {
+		if (this.closed) {
+			return;
+		}
+		this.stopped = false;
+		if (this.watch == null) {
+			try {
+				this.watch = this.executor.scheduleWithFixedDelay(this::watch, this.retryIntervalNanos,
+						this.retryIntervalNanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// closed meanwhile
+				return;
+			}
+		}
+		// a start is no request: connect now rather than after the last attempt's
+		// interval
+		this.attempted = false;
 		session();
+	}
+
+	/**
+	 * Stops looking at the connection and closes it, without waiting for a connect under
+	 * way (whose connection is closed when it opens); {@link #start()} connects again.
+	 */
+	public synchronized void stop() {
+		this.stopped = true;
+		ScheduledFuture<?> current = this.watch;
+		this.watch = null;
+		if (current != null) {
+			current.cancel(false);
+		}
+		closeSession();
+	}
+
+	private void watch() {
+		try {
+			session();
+		}
+		catch (RuntimeException ex) {
+			// never ends the watch
+			logger.debug("Could not look at the Redis connection for rate limiting", ex);
+		}
 	}
 
 	/**
@@ -167,7 +228,7 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 	}
 
 	private boolean connectIsDue(@Nullable S current, long now) {
-		if (this.closed || this.connecting.get()) {
+		if (this.closed || this.stopped || this.connecting.get()) {
 			return false;
 		}
 		if (current != null && now - this.downSinceNanos < this.retryIntervalNanos) {
@@ -207,8 +268,8 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 		}
 		catch (RuntimeException ex) {
 			long now = this.nanoTime.getAsLong();
-			if (this.closed) {
-				// the store was closed under the connect: nothing to tell
+			if (this.closed || this.stopped) {
+				// the store was closed or stopped under the connect: nothing to tell
 				logger.debug("Connect to Redis for rate limiting ended by close", ex);
 			}
 			else if (!this.failing) {
@@ -265,8 +326,9 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 
 	private synchronized void install(S fresh) {
 		S old = this.session;
-		if (this.closed || (old != null && old.isOpen())) {
-			// closed meanwhile, or Lettuce brought the old connection back first
+		if (this.closed || this.stopped || (old != null && old.isOpen())) {
+			// closed or stopped meanwhile, or Lettuce brought the old connection back
+			// first
 			fresh.close();
 			return;
 		}
@@ -287,6 +349,10 @@ public final class RedisConnectionKeeper<S extends RedisSession> implements Auto
 		this.closed = true;
 		this.executor.shutdownNow();
 		this.attempt.complete(null);
+		closeSession();
+	}
+
+	private synchronized void closeSession() {
 		S current = this.session;
 		this.session = null;
 		if (current != null) {

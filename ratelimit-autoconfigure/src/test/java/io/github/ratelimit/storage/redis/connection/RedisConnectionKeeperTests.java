@@ -1,11 +1,15 @@
 package io.github.ratelimit.storage.redis.connection;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.api.StatefulConnection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -13,10 +17,12 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.Mockito.mock;
 
 /**
- * Tests for {@link RedisConnectionKeeper} with a Redis that never answers, on a clock of
- * the test's own.
+ * Tests for {@link RedisConnectionKeeper} with a Redis that never answers (on a clock of
+ * the test's own) or a connector of the test's, started and stopped as Spring's lifecycle
+ * does.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisConnectionKeeperTests {
@@ -83,6 +89,116 @@ class RedisConnectionKeeperTests {
 		finally {
 			release.countDown();
 		}
+	}
+
+	@Test
+	void aStartedKeeperTriesAFailedFirstConnectAgainWithoutWaitingForARequest(CapturedOutput output) {
+		AtomicInteger attempts = new AtomicInteger();
+		RedisConnector down = () -> {
+			attempts.incrementAndGet();
+			throw new RedisConnectionException("Connection refused");
+		};
+		try (RedisConnectionKeeper<TestSession> keeper = new RedisConnectionKeeper<>(down, TestSession::new,
+				Duration.ofSeconds(1), Duration.ofMillis(50), System::nanoTime)) {
+			keeper.start();
+			// nothing asks for a session: the keeper's own timer tries again
+			await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() >= 3);
+			assertThat(output).containsOnlyOnce("Cannot connect to Redis for rate limiting");
+			keeper.stop();
+			await().atMost(Duration.ofSeconds(5)).until(() -> !keeper.isConnecting());
+			int stopped = attempts.get();
+			// no attempt while stopped
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> attempts.get() == stopped);
+			keeper.start();
+			await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() > stopped);
+		}
+	}
+
+	@Test
+	void aStartedKeeperConnectsWhenRedisComesUpWithoutARequest() {
+		AtomicInteger attempts = new AtomicInteger();
+		RedisConnector upOnThirdAttempt = () -> {
+			if (attempts.incrementAndGet() < 3) {
+				throw new RedisConnectionException("Connection refused");
+			}
+			return mock();
+		};
+		try (RedisConnectionKeeper<TestSession> keeper = new RedisConnectionKeeper<>(upOnThirdAttempt, TestSession::new,
+				Duration.ofSeconds(1), Duration.ofMillis(50), System::nanoTime)) {
+			keeper.start();
+			await().atMost(Duration.ofSeconds(5)).until(keeper::isConnected);
+			assertThat(attempts).hasValue(3);
+		}
+	}
+
+	@Test
+	void stopClosesTheConnectionAndDoesNotWaitForAConnectUnderWay() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger attempts = new AtomicInteger();
+		List<TestSession> sessions = new CopyOnWriteArrayList<>();
+		RedisConnector slowSecondConnect = () -> {
+			if (attempts.incrementAndGet() > 1) {
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return mock();
+		};
+		try (RedisConnectionKeeper<TestSession> keeper = new RedisConnectionKeeper<>(slowSecondConnect,
+				(connection) -> {
+					TestSession session = new TestSession(connection);
+					sessions.add(session);
+					return session;
+				}, Duration.ofSeconds(1), Duration.ofMillis(50), System::nanoTime)) {
+			keeper.start();
+			await().atMost(Duration.ofSeconds(5)).until(keeper::isConnected);
+			keeper.stop();
+			assertThat(keeper.isConnected()).isFalse();
+			assertThat(sessions.get(0).isOpen()).as("the connection of the stopped keeper").isFalse();
+			keeper.start();
+			await().atMost(Duration.ofSeconds(5)).until(keeper::isConnecting);
+			long before = System.nanoTime();
+			keeper.stop();
+			assertThat(Duration.ofNanos(System.nanoTime() - before)).as("a stop during a connect")
+				.isLessThan(Duration.ofSeconds(1));
+			release.countDown();
+			await().atMost(Duration.ofSeconds(5)).until(() -> !keeper.isConnecting());
+			// the connect that ended after the stop: its connection is closed, not kept
+			assertThat(sessions).hasSize(2);
+			assertThat(sessions.get(1).isOpen()).isFalse();
+			assertThat(keeper.isConnected()).isFalse();
+		}
+		finally {
+			release.countDown();
+		}
+	}
+
+	/** A session that is open until closed. */
+	private static final class TestSession implements RedisSession {
+
+		private volatile boolean open = true;
+
+		TestSession(StatefulConnection<byte[], byte[]> connection) {
+		}
+
+		@Override
+		public boolean isOpen() {
+			return this.open;
+		}
+
+		@Override
+		public CompletableFuture<?> delete(byte[] key) {
+			return CompletableFuture.completedFuture(null);
+		}
+
+		@Override
+		public void close() {
+			this.open = false;
+		}
+
 	}
 
 	private static void attempt(RedisConnectionKeeper<RedisSession> keeper, AtomicInteger attempts, int expected) {

@@ -1,0 +1,47 @@
+package io.github.ratelimit.autoconfigure;
+
+import org.apache.catalina.core.StandardContext;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
+
+import io.github.ratelimit.web.servlet.RefusedBodyValve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * On Boot's embedded Tomcat the refusals' valve is added to the application's context;
+ * without Tomcat, or on WebFlux, nothing is.
+ */
+class RateLimitTomcatAutoConfigurationTests {
+
+	@Test
+	void onTomcatTheRefusedBodyValveIsAddedToTheContext() {
+		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+			.run((context) -> {
+				TomcatContextCustomizer customizer = context.getBean("rateLimitRefusedBodyValve",
+						TomcatContextCustomizer.class);
+				StandardContext tomcatContext = new StandardContext();
+				customizer.customize(tomcatContext);
+				assertThat(tomcatContext.getPipeline().getValves()).hasAtLeastOneElementOfType(RefusedBodyValve.class);
+			});
+	}
+
+	@Test
+	void withoutTomcatThereIsNoValve() {
+		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("org.apache.catalina"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(TomcatContextCustomizer.class));
+	}
+
+	@Test
+	void onWebFluxThereIsNoValve() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(TomcatContextCustomizer.class));
+	}
+
+}
