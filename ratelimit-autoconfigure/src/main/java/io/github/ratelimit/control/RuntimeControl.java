@@ -198,12 +198,12 @@ public final class RuntimeControl implements AutoCloseable {
 		return this.snapshot.access.checkAddress(address, this.clock.millis());
 	}
 
-	/** The ban in force on a subject ({@code ip:<address group>}), or {@code null}. */
-	public @Nullable Ban banOn(String subject) {
+	/** The ban in force on a subject, or {@code null}. */
+	public @Nullable Ban ban(Subject subject) {
 		if (this.bans.isEmpty()) {
 			return null;
 		}
-		return this.bans.get(subject, this.clock.millis());
+		return this.bans.get(subject.banKey(), this.clock.millis());
 	}
 
 	/**
@@ -418,9 +418,10 @@ public final class RuntimeControl implements AutoCloseable {
 	/**
 	 * Lifts a ban at once on this instance (on the others within the refresh interval).
 	 */
-	public boolean liftBan(String subject) {
-		boolean lifted = this.store.liftBan(subject);
-		lifted |= this.bans.remove(subject, this.clock.millis());
+	public boolean liftBan(Subject subject) {
+		String key = subject.banKey();
+		boolean lifted = this.store.liftBan(key);
+		lifted |= this.bans.remove(key, this.clock.millis());
 		refreshQuietly();
 		return lifted;
 	}

@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.AccessVerdict;
 import io.github.ratelimit.control.Ban;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identity;
@@ -74,7 +73,7 @@ public final class AddressGate {
 			return null;
 		}
 		Identity identity = this.identifier.anonymous(request);
-		Ban ban = this.control.banOn(Subject.banKey(identity));
+		Ban ban = this.control.ban(identity);
 		if (ban == null) {
 			return null;
 		}

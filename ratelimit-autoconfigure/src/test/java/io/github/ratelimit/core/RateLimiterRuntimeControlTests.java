@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Classification;
@@ -115,7 +116,7 @@ class RateLimiterRuntimeControlTests {
 		assertThat(this.store.calls).hasSize(calls);
 		this.time.advance(Duration.ofMinutes(30));
 		assertThat(via("127.0.0.1", "203.0.113.5").retryAfterSeconds()).isEqualTo(1800);
-		assertThat(this.control.liftBan("ip:203.0.113.5")).isTrue();
+		assertThat(this.control.liftBan(Subject.of(Dimension.IP, "203.0.113.5"))).isTrue();
 		// half an hour refilled two and a half of the 5 an hour
 		assertThat(via("127.0.0.1", "203.0.113.5").outcome()).isEqualTo(Outcome.ALLOWED);
 	}
