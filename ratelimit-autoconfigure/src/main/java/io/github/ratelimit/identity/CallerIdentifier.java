@@ -65,7 +65,7 @@ public final class CallerIdentifier {
 	public Identity identify(ClientRequest request) {
 		String ip = this.ipResolver.resolve(request);
 		for (IdentityResolver resolver : this.resolvers) {
-			Caller caller;
+			ResolvedIdentity caller;
 			try {
 				caller = resolver.resolve(request);
 			}

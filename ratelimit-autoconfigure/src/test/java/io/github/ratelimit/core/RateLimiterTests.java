@@ -15,10 +15,10 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
-import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InlineLimit;
@@ -46,7 +46,8 @@ class RateLimiterTests {
 	/** Callers say who they are in X-User / X-Org: a stand-in for a verified source. */
 	private final IdentityResolver headerResolver = (request) -> {
 		String user = request.header("X-User");
-		return (user != null) ? new Caller(user, request.header("X-Org"), request.header("X-Tier"), null) : null;
+		return (user != null) ? new ResolvedIdentity(user, request.header("X-Org"), request.header("X-Tier"), null)
+				: null;
 	};
 
 	private final PolicyTable table = PolicyTable.build(
