@@ -13,8 +13,8 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.PolicyRegistry;
@@ -54,8 +54,8 @@ class RateLimiterRuntimeControlTests {
 
 	// 127.0.0.1 forwards; any other peer is untrusted
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64),
-				this.table.tiers(), "anonymous", "authenticated"), this.store)
+		.builder(new Identifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), this.table.tiers(),
+				"anonymous", "authenticated"), this.store)
 		.control(this.control)
 		.clock(this.time)
 		.build();

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
 import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.policy.Classification;
@@ -85,8 +85,8 @@ class RateLimitHeadersWithRateLimiterTests {
 				Map.of("premium", Map.of("org", Map.of("export", "3/1m"), "user", Map.of("export", "10/1m, 100/1h"))),
 				Map.of("default", "2000/1m"), Set.of("export"), "rl:");
 		IdentityResolver alice = (request) -> new ResolvedIdentity("alice", "acme", "premium", null);
-		CallerIdentifier identifier = new CallerIdentifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64),
-				table.tiers(), "anonymous", "premium");
+		Identifier identifier = new Identifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+				"anonymous", "premium");
 		TimeMeter frozen = new TimeMeter() {
 
 			@Override

@@ -27,7 +27,7 @@ import io.github.ratelimit.identity.ResolvedIdentity;
  * number. Several different authorities with the same prefix name nothing, as it cannot
  * be told which one counts: write a claim or your own {@link IdentityResolver} for users
  * with several orgs. A tier that is not configured falls back to the authenticated tier
- * in {@link CallerIdentifier}.
+ * in {@link Identifier}.
  * <p>
  * Spring Security is optional: only create this class when {@code spring-security-core}
  * is on the class path. {@code spring-security-oauth2-core} is optional too: without it
