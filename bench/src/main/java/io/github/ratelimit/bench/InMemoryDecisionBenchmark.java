@@ -26,10 +26,10 @@ import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Limit;
@@ -59,7 +59,7 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 public class InMemoryDecisionBenchmark {
 
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(
+		.builder(new Identifier(
 				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
 				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
 				"anonymous", "premium"), new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME))
@@ -75,7 +75,7 @@ public class InMemoryDecisionBenchmark {
 
 	/** The same caller with a user limit only and no backstop: one bucket. */
 	private final RateLimiter oneDimensionLimiter = RateLimiter
-		.builder(new CallerIdentifier(
+		.builder(new Identifier(
 				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("bench-key", "alice", "acme", "premium")))),
 				new ClientIpResolver(CidrRange.DEFAULT_TRUSTED_PROXIES, 32, 64), Set.of("premium", "anonymous"),
 				"anonymous", "premium"), new InMemoryRateLimitStore(1_000_000, TimeMeter.SYSTEM_NANOTIME))

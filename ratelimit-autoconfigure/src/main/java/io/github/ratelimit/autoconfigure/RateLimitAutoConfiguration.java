@@ -39,8 +39,8 @@ import io.github.ratelimit.core.RejectionLogger;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
 import io.github.ratelimit.identity.LoginAccountResolver;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
@@ -122,7 +122,7 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CallerIdentifier rateLimitCallerIdentifier(RateLimitProperties properties, PolicyTable policyTable,
+	Identifier rateLimitCallerIdentifier(RateLimitProperties properties, PolicyTable policyTable,
 			PolicyRegistry policyRegistry, ClientIpResolver clientIpResolver,
 			ObjectProvider<IdentityResolver> identityResolvers) {
 		RateLimitProperties.Identity identity = properties.getIdentity();
@@ -135,7 +135,7 @@ public final class RateLimitAutoConfiguration {
 		}
 		// the tiers of the table in force: a table replaced at runtime may add or remove
 		// tiers
-		return new CallerIdentifier(resolvers, clientIpResolver, (tier) -> policyRegistry.current().hasTier(tier),
+		return new Identifier(resolvers, clientIpResolver, (tier) -> policyRegistry.current().hasTier(tier),
 				identity.getAnonymousTier(), identity.getAuthenticatedTier());
 	}
 
@@ -207,7 +207,7 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimiter rateLimiter(RateLimitProperties properties, CallerIdentifier callerIdentifier, PolicyTable policyTable,
+	RateLimiter rateLimiter(RateLimitProperties properties, Identifier callerIdentifier, PolicyTable policyTable,
 			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
@@ -245,7 +245,7 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AddressGate rateLimitAddressGate(CallerIdentifier callerIdentifier, RuntimeControl runtimeControl) {
+	AddressGate rateLimitAddressGate(Identifier callerIdentifier, RuntimeControl runtimeControl) {
 		return new AddressGate(callerIdentifier, runtimeControl, Clock.systemUTC());
 	}
 

@@ -8,17 +8,22 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.CredentialHashes;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.Dimension;
 
 /**
- * Whom an access rule, an override or a ban names: {@code user:<name>}, {@code org:<id>},
- * {@code key:<token id or SHA-256 of the key>}, or {@code ip:<address or CIDR>} (a bare
- * address or CIDR means {@code ip:}). Keys are named by hash only: a raw key is never
- * accepted, kept or shown.
+ * Whom an access rule, an override, a ban or an operator's call names:
+ * {@code user:<name>}, {@code org:<id>}, {@code key:<token id or SHA-256 of the key>}, or
+ * {@code ip:…}. Keys are named by hash only: a raw key is never accepted, kept or shown.
+ * <p>
+ * An {@code ip} subject is one of two things: a rule's address or CIDR range, matched
+ * against the client address itself ({@link #parse}, with a {@link #range()}); or a
+ * client group as the limiter counts it, what overrides and bans name ({@link #of},
+ * {@link #bannedAs}, without a range). The words are in {@code docs/identities.md}.
  *
  * @param kind what the value names
- * @param value the user name, org id, token id ({@code t-…}) or the range in canonical
- * form
- * @param range the range of an {@code ip} subject, else {@code null}
+ * @param value the user name, org id, token id ({@code t-…}), the range in canonical form
+ * or the client group
+ * @param range the range of an {@code ip} rule subject, else {@code null}
  */
 public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 
@@ -107,17 +112,59 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 	}
 
 	/**
-	 * The ban subject of a caller: its user, else its key, else its client address
-	 * (group).
+	 * The subject an identity is named by in a dimension, as the limiter keys it (a
+	 * client group for {@code ip}, a token id for keys).
+	 * @param dimension user, org, token or ip
+	 * @param id the identity's id in it
+	 * @throws IllegalArgumentException for the account dimension, which no operator names
 	 */
-	public static String banKey(Identity identity) {
+	public static Subject of(Dimension dimension, String id) {
+		return switch (dimension) {
+			case USER -> new Subject(Kind.USER, id, null);
+			case ORG -> new Subject(Kind.ORG, id, null);
+			case TOKEN -> new Subject(Kind.KEY, id, null);
+			case IP -> new Subject(Kind.IP, id, null);
+			case ACCOUNT -> throw new IllegalArgumentException("an account is named by no subject");
+		};
+	}
+
+	/**
+	 * The subject a caller is banned as: its user, else its key, else its client group.
+	 */
+	public static Subject bannedAs(Identity identity) {
 		if (identity.user() != null) {
-			return "user:" + identity.user();
+			return new Subject(Kind.USER, identity.user(), null);
 		}
 		if (identity.token() != null) {
-			return "key:" + identity.token();
+			return new Subject(Kind.KEY, identity.token(), null);
 		}
-		return "ip:" + identity.ip();
+		return new Subject(Kind.IP, identity.ip(), null);
+	}
+
+	/**
+	 * The key a caller's bans are kept under: {@code bannedAs(identity).banKey()}.
+	 */
+	public static String banKey(Identity identity) {
+		return bannedAs(identity).banKey();
+	}
+
+	/**
+	 * The key this subject's bans are kept under ({@code user:alice},
+	 * {@code ip:198.51.100.7}): what {@link Ban#subject()} and the {@link ControlStore}
+	 * hold.
+	 */
+	public String banKey() {
+		return toString();
+	}
+
+	/** The dimension this subject's identity is counted in: {@code key} is token. */
+	public Dimension dimension() {
+		return switch (this.kind) {
+			case USER -> Dimension.USER;
+			case ORG -> Dimension.ORG;
+			case KEY -> Dimension.TOKEN;
+			case IP -> Dimension.IP;
+		};
 	}
 
 	/**

@@ -9,9 +9,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.AccessVerdict;
 import io.github.ratelimit.control.Ban;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.control.Subject;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 
@@ -31,7 +30,7 @@ import io.github.ratelimit.policy.Classification;
  */
 public final class AddressGate {
 
-	private final CallerIdentifier identifier;
+	private final Identifier identifier;
 
 	private final RuntimeControl control;
 
@@ -43,7 +42,7 @@ public final class AddressGate {
 	 * @param control the rules and bans in force
 	 * @param clock the clock of {@link Decision#decidedAt()}
 	 */
-	public AddressGate(CallerIdentifier identifier, RuntimeControl control, Clock clock) {
+	public AddressGate(Identifier identifier, RuntimeControl control, Clock clock) {
 		this.identifier = identifier;
 		this.control = control;
 		this.clock = clock;
@@ -74,7 +73,7 @@ public final class AddressGate {
 			return null;
 		}
 		Identity identity = this.identifier.anonymous(request);
-		Ban ban = this.control.banOn(Subject.banKey(identity));
+		Ban ban = this.control.ban(identity);
 		if (ban == null) {
 			return null;
 		}

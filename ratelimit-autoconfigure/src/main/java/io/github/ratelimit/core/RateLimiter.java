@@ -6,8 +6,8 @@ import java.util.concurrent.CompletionException;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -23,7 +23,7 @@ import io.github.ratelimit.storage.StoreDecision;
  * and so are {@link #storeFailures() store failures}. The {@code decideAsync} methods
  * never block the calling thread, and their futures never complete exceptionally. Used by
  * the servlet filter and the WebFlux filter alike; built by
- * {@link #builder(CallerIdentifier, RateLimitStore)}.
+ * {@link #builder(Identifier, RateLimitStore)}.
  */
 public final class RateLimiter {
 
@@ -66,7 +66,7 @@ public final class RateLimiter {
 	 * Starts a limiter that identifies callers with {@code identifier} and lets
 	 * {@code store} decide: the {@link RateLimiterBuilder} needs its policies next.
 	 */
-	public static RateLimiterBuilder builder(CallerIdentifier identifier, RateLimitStore store) {
+	public static RateLimiterBuilder builder(Identifier identifier, RateLimitStore store) {
 		return new RateLimiterBuilder(identifier, store);
 	}
 

@@ -5,8 +5,8 @@ import java.time.Clock;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -15,9 +15,9 @@ import io.github.ratelimit.storage.StoreKeys;
 
 /**
  * Assembles a {@link RateLimiter}
- * ({@link RateLimiter#builder(CallerIdentifier, RateLimitStore)}). Its policies come
- * either from a {@link #control(RuntimeControl) runtime control} (overrides, allow and
- * deny rules and bans apply; the auto-configuration does this) or from a
+ * ({@link RateLimiter#builder(Identifier, RateLimitStore)}). Its policies come either
+ * from a {@link #control(RuntimeControl) runtime control} (overrides, allow and deny
+ * rules and bans apply; the auto-configuration does this) or from a
  * {@link #policies(PolicyTable) fixed table}; everything else has a default: failure mode
  * {@link FailureMode#OPEN}, the system clock in UTC,
  * {@link RateLimiter#DEFAULT_MAX_WAITING} waiting requests, no login protection, keys
@@ -25,7 +25,7 @@ import io.github.ratelimit.storage.StoreKeys;
  */
 public final class RateLimiterBuilder {
 
-	final CallerIdentifier identifier;
+	final Identifier identifier;
 
 	final RateLimitStore store;
 
@@ -45,7 +45,7 @@ public final class RateLimiterBuilder {
 
 	StoreKeys storeKeys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
 
-	RateLimiterBuilder(CallerIdentifier identifier, RateLimitStore store) {
+	RateLimiterBuilder(Identifier identifier, RateLimitStore store) {
 		this.identifier = identifier;
 		this.store = store;
 	}

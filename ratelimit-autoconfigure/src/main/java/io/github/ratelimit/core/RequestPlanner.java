@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.AccessVerdict;
 import io.github.ratelimit.control.Ban;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.InlineLimit;
@@ -31,7 +31,7 @@ import io.github.ratelimit.storage.StoreKeys;
  */
 final class RequestPlanner {
 
-	private final CallerIdentifier identifier;
+	private final Identifier identifier;
 
 	private final PolicyRegistry registry;
 
@@ -45,7 +45,7 @@ final class RequestPlanner {
 
 	private final Clock clock;
 
-	RequestPlanner(CallerIdentifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
+	RequestPlanner(Identifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
 			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock) {
 		this.identifier = identifier;
 		this.keys = keys;

@@ -33,7 +33,7 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 	private final boolean authorizationHeader;
 
 	/** Callers by the SHA-256 of their key, in lower-case hex. */
-	private final Map<String, Caller> callers;
+	private final Map<String, ResolvedIdentity> callers;
 
 	/**
 	 * Creates a resolver that reads {@value #DEFAULT_HEADER}.
@@ -57,7 +57,7 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 		}
 		this.headerName = headerName.strip();
 		this.authorizationHeader = AUTHORIZATION.equalsIgnoreCase(this.headerName);
-		Map<String, Caller> callers = new HashMap<>();
+		Map<String, ResolvedIdentity> callers = new HashMap<>();
 		Map<String, Integer> indexes = new HashMap<>();
 		for (int i = 0; i < keys.size(); i++) {
 			ApiKey key = keys.get(i);
@@ -68,14 +68,14 @@ public final class ApiKeyIdentityResolver implements IdentityResolver {
 				throw new IllegalArgumentException(
 						"apiKeys[" + i + "] has the same key as apiKeys[" + previous + "]; define each key once");
 			}
-			callers.put(key.keySha256(),
-					new Caller(key.user(), key.org(), key.tier(), CredentialHashes.tokenIdOfSha256(key.keySha256())));
+			callers.put(key.keySha256(), new ResolvedIdentity(key.user(), key.org(), key.tier(),
+					CredentialHashes.tokenIdOfSha256(key.keySha256())));
 		}
 		this.callers = callers;
 	}
 
 	@Override
-	public @Nullable Caller resolve(ClientRequest request) {
+	public @Nullable ResolvedIdentity resolve(ClientRequest request) {
 		String key = presentedKey(request);
 		if (key == null || !ApiKey.isPresentable(key)) {
 			return null;

@@ -14,9 +14,10 @@ public interface IdentityResolver {
 	/**
 	 * Resolves the caller.
 	 * @param request the request
-	 * @return the verified caller, or {@code null} to let the next resolver decide (and
-	 * in the end, the request is anonymous and limited by IP)
+	 * @return the caller's identity as its verified credential gives it, or {@code null}
+	 * to let the next resolver decide (and in the end, the request is anonymous and
+	 * limited by IP)
 	 */
-	@Nullable Caller resolve(ClientRequest request);
+	@Nullable ResolvedIdentity resolve(ClientRequest request);
 
 }

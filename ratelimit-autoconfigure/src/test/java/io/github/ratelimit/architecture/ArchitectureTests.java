@@ -76,11 +76,14 @@ class ArchitectureTests {
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.LoginAttempt")
 			.and()
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.actuate.RateLimitsEndpoint")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.SubjectBuckets")
 			.should()
 			.dependOnClassesThat()
 			.haveFullyQualifiedName("io.github.ratelimit.storage.StoreKeys")
-			.because("the planner asks the key layout for a request's keys (the endpoint for those it reads, "
-					+ "a login attempt for the hash of its account); nothing else builds a key")
+			.because(
+					"the planner asks the key layout for a request's keys (the endpoint's subject buckets for those it reads, "
+							+ "a login attempt for the hash of its account); nothing else builds a key")
 			.check(classes);
 	}
 

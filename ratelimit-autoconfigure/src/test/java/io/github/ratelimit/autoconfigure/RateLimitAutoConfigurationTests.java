@@ -32,8 +32,8 @@ import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -427,7 +427,7 @@ class RateLimitAutoConfigurationTests {
 		IdentityResolver goldResolver() {
 			return (request) -> {
 				String user = request.header("X-Gold-User");
-				return (user != null) ? new Caller(user, null, "gold", null) : null;
+				return (user != null) ? new ResolvedIdentity(user, null, "gold", null) : null;
 			};
 		}
 

@@ -25,8 +25,8 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
@@ -158,8 +158,8 @@ final class LifecycleServer implements AutoCloseable {
 				new GroupOptions(inherit, PERMITS, Duration.ZERO), "wait", new GroupOptions(inherit, 0, MAX_WAIT)));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("wait", "1/1s"))), Map.of(),
 				Set.of("capped", "wait"), options);
-		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
-				policies.tiers(), "anonymous", "anonymous");
+		Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), policies.tiers(),
+				"anonymous", "anonymous");
 		return RateLimiter.builder(identifier, store)
 			.policies(policies)
 			.maxWaiting(maxWaiting)

@@ -2,6 +2,7 @@ package io.github.ratelimit.behaviour;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class RuntimeControlBehaviourTests {
 
 	private static final AtomicInteger addresses = new AtomicInteger();
+
+	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private final Stack stack;
 
@@ -106,6 +110,12 @@ abstract class RuntimeControlBehaviourTests {
 		assertThat(body.get("retry_after").asLong()).isEqualTo(retryAfter);
 		JsonNode bans = ops("GET", "/actuator/ratelimits/bans", null).json().get("bans");
 		assertThat(bans.toString()).contains("ip:" + address);
+		JsonNode ban = ops("GET", "/actuator/ratelimits/ip/" + address, null).json().get("ban");
+		assertThat(ban.propertyNames()).containsExactly("subject", "until", "secondsLeft", "offence");
+		assertThat(ban.get("subject").asString()).isEqualTo("ip:" + address);
+		assertThat(ban.get("until").asString()).isEqualTo(bans.get(0).get("until").asString());
+		assertThat(ban.get("secondsLeft").asLong()).isBetween(3590L, 3600L);
+		assertThat(ban.get("offence").asInt()).isEqualTo(1);
 		// lifted through the endpoint: refused by its limit again at once, not banned
 		Reply lifted = ops("DELETE", "/actuator/ratelimits/bans?subject=ip:" + address, null);
 		assertThat(lifted.json().get("lifted").asBoolean()).as("%s", lifted).isTrue();
@@ -343,6 +353,76 @@ abstract class RuntimeControlBehaviourTests {
 		Reply health = ops("GET", "/actuator/health", null);
 		assertThat(health.status()).as("%s", health).isEqualTo(200);
 		assertThat(health.json().get("components").get("rateLimit").get("status").asString()).isEqualTo("UP");
+	}
+
+	@Test
+	void everyEndpointAnswerKeepsItsFieldsValuesAndStatus() {
+		String user = "shape-" + addresses.incrementAndGet();
+		String[][] calls = {
+				// method, path, body, status, answer (' for ", ` for ', instants as
+				// <instant>)
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{'dimension':'user','id':'" + user + "','limit':'10/1h','expires':'1h'}", "200",
+						"{'dimension':'user','id':'" + user
+								+ "','group':'default','limit':'10/1h','expiresAt':'<instant>'}" },
+				{ "POST", "/actuator/ratelimits/overrides",
+						"{'dimension':'user','id':'" + user + "','group':'reports','limit':'3/1h'}", "200",
+						"{'dimension':'user','id':'" + user + "','group':'reports','limit':'3/1h','expiresAt':null}" },
+				{ "GET", "/actuator/ratelimits/user/" + user, null, "200", "{'dimension':'user','id':'" + user
+						+ "','overrides':{'reports':'3/1h','default':'10/1h'},'ban':null,'buckets':["
+						+ "{'policy':'override-user-reports','limit':'3/1h','quota':3,'remaining':3,'resetSeconds':0},"
+						+ "{'policy':'override-user-default','limit':'10/1h','quota':10,'remaining':10,'resetSeconds':0}]}" },
+				{ "POST", "/actuator/ratelimits/reset", "{'dimension':'user','id':'" + user + "'}", "200",
+						"{'reset':2,'dimension':'user','id':'" + user + "'}" },
+				{ "POST", "/actuator/ratelimits/allow",
+						"{'subject':'user:" + user + "','tier':'premium','expires':'1h'}", "200",
+						"{'access':'allow','subject':'user:" + user
+								+ "','tier':'premium','expiresAt':'<instant>','source':'runtime'}" },
+				{ "POST", "/actuator/ratelimits/allow", "{'subject':'user:" + user + "-as as premium'}", "200",
+						"{'access':'allow','subject':'user:" + user
+								+ "-as','tier':'premium','expiresAt':null,'source':'runtime'}" },
+				{ "POST", "/actuator/ratelimits/deny", "{'subject':'user:" + user + "-deny'}", "200",
+						"{'access':'deny','subject':'user:" + user
+								+ "-deny','tier':null,'expiresAt':null,'source':'runtime'}" },
+				{ "DELETE", "/actuator/ratelimits/overrides?dimension=user&id=" + user + "&group=reports", null, "200",
+						"{'deleted':true,'dimension':'user','id':'" + user + "','group':'reports'}" },
+				{ "DELETE", "/actuator/ratelimits/rules?subject=user:" + user, null, "200",
+						"{'deleted':true,'subject':'user:" + user + "'}" },
+				{ "DELETE", "/actuator/ratelimits/rules?subject=user:" + user + "-deny", null, "200",
+						"{'deleted':true,'subject':'user:" + user + "-deny'}" },
+				{ "DELETE", "/actuator/ratelimits/bans?subject=user:" + user, null, "200",
+						"{'lifted':false,'subject':'user:" + user + "'}" },
+				{ "DELETE", "/actuator/ratelimits/bans?subject=198.51.100.7", null, "200",
+						"{'lifted':false,'subject':'ip:198.51.100.7'}" },
+				{ "GET", "/actuator/ratelimits/key/t-0123456789abcdef0123456789abcdef", null, "200",
+						"{'dimension':'token','id':'t-0123456789abcdef0123456789abcdef','overrides':{},'ban':null,"
+								+ "'buckets':[]}" },
+				{ "GET", "/actuator/ratelimits/org/" + user, null, "200", "{'dimension':'org','id':'" + user
+						+ "','overrides':{},'ban':null,'buckets':[{'policy':'premium-org-reports','limit':'2/1h',"
+						+ "'quota':2,'remaining':2,'resetSeconds':0}]}" },
+				{ "GET", "/actuator/ratelimits/nope", null, "404", "{'error':'Unknown section `nope`'}" },
+				{ "POST", "/actuator/ratelimits/nope", "{}", "404", "{'error':'Unknown section `nope`'}" },
+				{ "DELETE", "/actuator/ratelimits/nope", null, "404", "{'error':'Unknown section `nope`'}" },
+				{ "POST", "/actuator/ratelimits/overrides", "{'dimension':'user','id':'" + user + "'}", "400",
+						"{'error':'Invalid value `` for `limit`: a value is required (for example: 50/1m, 500/1h)',"
+								+ "'property':'limit','reason':'a value is required','example':'50/1m, 500/1h'}" } };
+		for (String[] call : calls) {
+			Reply reply = ops(call[0], call[1], (call[2] != null) ? call[2].replace('\'', '"') : null);
+			assertThat(reply.status()).as("%s %s: %s", call[0], call[1], reply).isEqualTo(Integer.parseInt(call[3]));
+			assertThat(reply.header("Content-Type").orElseThrow()).startsWith("application/vnd.spring-boot.actuator");
+			String answer = reply.body().replaceAll("\"\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\"", "\"<instant>\"");
+			assertThat(json.readTree(answer)).as("%s %s: %s", call[0], call[1], reply)
+				.isEqualTo(json.readTree(call[4].replace('\'', '"').replace('`', '\'')));
+		}
+		JsonNode all = ops("GET", "/actuator/ratelimits", null).json();
+		assertThat(all.propertyNames()).containsExactly("policies", "overrides", "rules", "bans", "top",
+				"refreshInterval");
+		assertThat(all.get("top").propertyNames()).containsExactlyInAnyOrder("period", "current", "last");
+		assertThat(all.get("top").get("current").propertyNames()).containsExactlyInAnyOrder("refusals", "callers");
+		for (String section : List.of("policies", "overrides", "rules", "bans", "top")) {
+			JsonNode one = ops("GET", "/actuator/ratelimits/" + section, null).json();
+			assertThat(one.propertyNames()).as(section).containsExactly(section);
+		}
 	}
 
 	private static double count(MeterRegistry registry, String outcome) {

@@ -201,7 +201,7 @@ class RuntimeControlTests {
 		assertThat(this.b.ban(mallory).offence()).isEqualTo(2);
 		// lifted at once where it is lifted, and on the other instance with its refresh;
 		// the record stays
-		assertThat(this.a.liftBan("ip:198.51.100.66")).isTrue();
+		assertThat(this.a.liftBan(Subject.of(Dimension.IP, "198.51.100.66"))).isTrue();
 		assertThat(this.a.ban(mallory)).isNull();
 		this.b.refresh();
 		assertThat(this.b.ban(mallory)).isNull();

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
@@ -48,8 +48,8 @@ class AddressFloodMemoryTests {
 				List.of(ApiKey.ofKey("dana-key", "dana", null, "authenticated"),
 						ApiKey.ofKey("paula-key", "paula", "acme", "premium")));
 		RateLimiter limiter = RateLimiter
-			.builder(new CallerIdentifier(List.of(keys), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
-					"anonymous", "authenticated"), store)
+			.builder(new Identifier(List.of(keys), new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous",
+					"authenticated"), store)
 			.policies(table)
 			.clock(time)
 			.build();

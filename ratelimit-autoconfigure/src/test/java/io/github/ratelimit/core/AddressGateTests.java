@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
@@ -27,7 +27,7 @@ class AddressGateTests {
 
 	private final ManualTimeMeter clock = new ManualTimeMeter(Instant.parse("2026-03-01T10:00:00Z"));
 
-	private final CallerIdentifier identifier = new CallerIdentifier(List.of(),
+	private final Identifier identifier = new Identifier(List.of(),
 			new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), Set.of(), "anonymous", "authenticated");
 
 	private final Classification classification = Classification.of("login", 1);

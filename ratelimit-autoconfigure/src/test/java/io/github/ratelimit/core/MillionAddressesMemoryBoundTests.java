@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -49,8 +49,8 @@ class MillionAddressesMemoryBoundTests {
 				new BanRules(new BanRules.Settings(5, null, null, null, null), Map.of(), Map.of()), time,
 				Duration.ofSeconds(1));
 		RateLimiter limiter = RateLimiter
-			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
-					"anonymous", "authenticated"), store)
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous",
+					"authenticated"), store)
 			.control(control)
 			.clock(time)
 			.build();

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.control.BanRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
@@ -48,7 +48,7 @@ class RateLimiterLoginProtectionTests {
 	private final RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
 			new PolicyRegistry(this.table), List.of(), BanRules.NONE, this.time, Duration.ofSeconds(1));
 
-	private final CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
+	private final Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
 			this.table.tiers(), "anonymous", "anonymous");
 
 	private LoginProtection protection = protection(null);

@@ -10,8 +10,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Mode;
@@ -46,8 +46,8 @@ class RateLimiterOutcomeCountingTests {
 	}
 
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
-				"anonymous", "anonymous"), this.store)
+		.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
+				"anonymous"), this.store)
 		.policies(this.table)
 		.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
 		.build();

@@ -10,8 +10,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
@@ -45,8 +45,8 @@ class RateLimiterPolicyModelTests {
 			Map.of("default", "1000/1m"), Set.of("observed", "warned", "soft", "patient"), this.options);
 
 	private RateLimiter limiter(int maxWaiting) {
-		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
-				this.table.tiers(), "anonymous", "authenticated");
+		Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
+				"anonymous", "authenticated");
 		return RateLimiter.builder(identifier, this.store)
 			.policies(this.table)
 			.clock(Clock.fixed(Instant.parse("2026-01-17T12:34:00Z"), ZoneOffset.UTC))
@@ -117,8 +117,8 @@ class RateLimiterPolicyModelTests {
 	void blockingLimitInAnObservedGroupBlocksNothing() {
 		PolicyTable table = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("observed", "0"))), Map.of(),
 				Set.of("observed"), this.options);
-		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
-				table.tiers(), "anonymous", "authenticated");
+		Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+				"anonymous", "authenticated");
 		RateLimiter limiter = RateLimiter.builder(identifier, this.store).policies(table).build();
 		assertThat(limiter.decide(TestRequest.from("203.0.113.4"), Classification.of("observed", 1)).outcome())
 			.isEqualTo(Outcome.UNLIMITED);

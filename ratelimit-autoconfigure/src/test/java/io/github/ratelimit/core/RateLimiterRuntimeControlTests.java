@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
-import io.github.ratelimit.identity.CallerIdentifier;
+import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.PolicyRegistry;
@@ -53,8 +54,8 @@ class RateLimiterRuntimeControlTests {
 
 	// 127.0.0.1 forwards; any other peer is untrusted
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64),
-				this.table.tiers(), "anonymous", "authenticated"), this.store)
+		.builder(new Identifier(List.of(), new ClientIpResolver(List.of("127.0.0.1/32"), 32, 64), this.table.tiers(),
+				"anonymous", "authenticated"), this.store)
 		.control(this.control)
 		.clock(this.time)
 		.build();
@@ -115,7 +116,7 @@ class RateLimiterRuntimeControlTests {
 		assertThat(this.store.calls).hasSize(calls);
 		this.time.advance(Duration.ofMinutes(30));
 		assertThat(via("127.0.0.1", "203.0.113.5").retryAfterSeconds()).isEqualTo(1800);
-		assertThat(this.control.liftBan("ip:203.0.113.5")).isTrue();
+		assertThat(this.control.liftBan(Subject.of(Dimension.IP, "203.0.113.5"))).isTrue();
 		// half an hour refilled two and a half of the 5 an hour
 		assertThat(via("127.0.0.1", "203.0.113.5").outcome()).isEqualTo(Outcome.ALLOWED);
 	}

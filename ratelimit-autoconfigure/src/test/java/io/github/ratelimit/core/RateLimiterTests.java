@@ -15,10 +15,10 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.ratelimit.identity.ApiKey;
 import io.github.ratelimit.identity.ApiKeyIdentityResolver;
-import io.github.ratelimit.identity.Caller;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InlineLimit;
@@ -46,7 +46,8 @@ class RateLimiterTests {
 	/** Callers say who they are in X-User / X-Org: a stand-in for a verified source. */
 	private final IdentityResolver headerResolver = (request) -> {
 		String user = request.header("X-User");
-		return (user != null) ? new Caller(user, request.header("X-Org"), request.header("X-Tier"), null) : null;
+		return (user != null) ? new ResolvedIdentity(user, request.header("X-Org"), request.header("X-Tier"), null)
+				: null;
 	};
 
 	private final PolicyTable table = PolicyTable.build(
@@ -55,8 +56,8 @@ class RateLimiterTests {
 			Map.of("default", "100/1m"), Set.of("admin", "export"));
 
 	private RateLimiter limiter(RateLimitStore store, FailureMode mode) {
-		CallerIdentifier identifier = new CallerIdentifier(List.of(this.headerResolver),
-				new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous", "premium");
+		Identifier identifier = new Identifier(List.of(this.headerResolver), new ClientIpResolver(List.of(), 32, 64),
+				this.table.tiers(), "anonymous", "premium");
 		return RateLimiter.builder(identifier, store)
 			.policies(this.table)
 			.failureMode(mode, this.store)
@@ -200,7 +201,7 @@ class RateLimiterTests {
 		PolicyTable integrations = PolicyTable.build(
 				Map.of("integration", Map.of("token", Map.of("default", "2/1m"), "org", Map.of("default", "100/1m"))),
 				Map.of(), Set.of());
-		CallerIdentifier identifier = new CallerIdentifier(
+		Identifier identifier = new Identifier(
 				List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey("key-one-secret", null, "acme", "integration"),
 						ApiKey.ofKey("key-two-secret", null, "acme", "integration")))),
 				new ClientIpResolver(List.of(), 32, 64), integrations.tiers(), "anonymous", "integration");

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Mode;
@@ -50,8 +50,8 @@ class RejectionLoggerTests {
 	private final RejectionLogger rejectionLogger = new RejectionLogger(3, this.nanos::get);
 
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"),
-				"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
+		.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), Set.of("anonymous"), "anonymous",
+				"anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
 		.policies(PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1/1h", "soft", "10/1h"))),
 				Map.of(), Set.of("observed", "soft"),
 				new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.identity.Caller;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
@@ -84,9 +84,9 @@ class RateLimitHeadersWithRateLimiterTests {
 		PolicyTable table = PolicyTable.build(
 				Map.of("premium", Map.of("org", Map.of("export", "3/1m"), "user", Map.of("export", "10/1m, 100/1h"))),
 				Map.of("default", "2000/1m"), Set.of("export"));
-		IdentityResolver alice = (request) -> new Caller("alice", "acme", "premium", null);
-		CallerIdentifier identifier = new CallerIdentifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64),
-				table.tiers(), "anonymous", "premium");
+		IdentityResolver alice = (request) -> new ResolvedIdentity("alice", "acme", "premium", null);
+		Identifier identifier = new Identifier(List.of(alice), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
+				"anonymous", "premium");
 		TimeMeter frozen = new TimeMeter() {
 
 			@Override

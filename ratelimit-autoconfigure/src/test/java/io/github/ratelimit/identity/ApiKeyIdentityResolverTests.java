@@ -26,19 +26,20 @@ class ApiKeyIdentityResolverTests {
 
 	@Test
 	void knownApiKeyIdentifiesItsCaller() {
-		Caller caller = this.resolver.resolve(request(ALICE_KEY));
-		assertThat(caller).isEqualTo(new Caller("alice", "acme", "premium", CredentialHashes.tokenId(ALICE_KEY)));
+		ResolvedIdentity caller = this.resolver.resolve(request(ALICE_KEY));
+		assertThat(caller)
+			.isEqualTo(new ResolvedIdentity("alice", "acme", "premium", CredentialHashes.tokenId(ALICE_KEY)));
 	}
 
 	@Test
 	void sharedKeyWithoutUserIsKnownByOrgAndToken() {
-		Caller caller = this.resolver.resolve(request(SHARED_KEY));
-		assertThat(caller).isEqualTo(new Caller(null, "acme", null, CredentialHashes.tokenId(SHARED_KEY)));
+		ResolvedIdentity caller = this.resolver.resolve(request(SHARED_KEY));
+		assertThat(caller).isEqualTo(new ResolvedIdentity(null, "acme", null, CredentialHashes.tokenId(SHARED_KEY)));
 	}
 
 	@Test
 	void callerNeverShowsTheRawKey() {
-		Caller caller = this.resolver.resolve(request(ALICE_KEY));
+		ResolvedIdentity caller = this.resolver.resolve(request(ALICE_KEY));
 		assertThat(caller).isNotNull();
 		assertThat(caller.toString()).doesNotContain(ALICE_KEY);
 		assertThat(this.resolver.toString()).doesNotContain(ALICE_KEY)

@@ -17,8 +17,8 @@ import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
@@ -58,8 +58,8 @@ class RateLimitMetricsTests {
 			Duration.ofSeconds(1));
 
 	private final RateLimiter limiter = RateLimiter
-		.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
-				"anonymous", "authenticated"), this.store)
+		.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
+				"authenticated"), this.store)
 		.control(this.control)
 		.clock(this.time)
 		.build();
@@ -123,8 +123,8 @@ class RateLimitMetricsTests {
 			throw new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT, "silent", null);
 		};
 		RateLimiter limiter = RateLimiter
-			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
-					"anonymous", "authenticated"), failing)
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
+					"authenticated"), failing)
 			.policies(this.table)
 			.clock(this.time)
 			.build();

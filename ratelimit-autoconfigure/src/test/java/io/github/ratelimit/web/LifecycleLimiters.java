@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
@@ -34,8 +34,8 @@ public final class LifecycleLimiters {
 				Map.of("default", new GroupOptions(new Tuning(null, null), 0, Duration.ofSeconds(10))));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1000/1m"))),
 				Map.of(), Set.of(), options);
-		CallerIdentifier identifier = new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64),
-				policies.tiers(), "anonymous", "anonymous");
+		Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), policies.tiers(),
+				"anonymous", "anonymous");
 		return RateLimiter.builder(identifier, store).policies(policies).build();
 	}
 

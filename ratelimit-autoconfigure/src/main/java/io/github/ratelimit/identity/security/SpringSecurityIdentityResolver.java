@@ -10,9 +10,9 @@ import org.springframework.security.oauth2.core.ClaimAccessor;
 import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
 import org.springframework.util.ClassUtils;
 
-import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.IdentityResolver;
+import io.github.ratelimit.identity.ResolvedIdentity;
 
 /**
  * Identifies callers that Spring Security authenticated: the request's principal must be
@@ -27,7 +27,7 @@ import io.github.ratelimit.identity.IdentityResolver;
  * number. Several different authorities with the same prefix name nothing, as it cannot
  * be told which one counts: write a claim or your own {@link IdentityResolver} for users
  * with several orgs. A tier that is not configured falls back to the authenticated tier
- * in {@link CallerIdentifier}.
+ * in {@link Identifier}.
  * <p>
  * Spring Security is optional: only create this class when {@code spring-security-core}
  * is on the class path. {@code spring-security-oauth2-core} is optional too: without it
@@ -86,7 +86,7 @@ public final class SpringSecurityIdentityResolver implements IdentityResolver {
 	}
 
 	@Override
-	public @Nullable Caller resolve(ClientRequest request) {
+	public @Nullable ResolvedIdentity resolve(ClientRequest request) {
 		if (!(request.principal() instanceof Authentication authentication) || !authentication.isAuthenticated()
 				|| authentication instanceof AnonymousAuthenticationToken) {
 			return null;
@@ -104,7 +104,7 @@ public final class SpringSecurityIdentityResolver implements IdentityResolver {
 		if (user == null && org == null) {
 			return null;
 		}
-		return new Caller(user, org, tier, null);
+		return new ResolvedIdentity(user, org, tier, null);
 	}
 
 	private static @Nullable String claim(@Nullable Map<String, Object> claims, @Nullable String name) {

@@ -13,7 +13,7 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.oauth2.core.ClaimAccessor;
 import org.springframework.security.oauth2.core.DefaultOAuth2AuthenticatedPrincipal;
 
-import io.github.ratelimit.identity.Caller;
+import io.github.ratelimit.identity.ResolvedIdentity;
 import io.github.ratelimit.test.TestRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,20 +29,20 @@ class SpringSecurityIdentityResolverTests {
 	void identifiesAnAuthenticatedUser() {
 		Authentication authentication = UsernamePasswordAuthenticationToken.authenticated("alice", null,
 				AuthorityUtils.createAuthorityList("ROLE_USER"));
-		assertThat(resolve(authentication)).isEqualTo(Caller.user("alice"));
+		assertThat(resolve(authentication)).isEqualTo(ResolvedIdentity.user("alice"));
 	}
 
 	@Test
 	void readsOrgAndTierFromAuthorities() {
 		Authentication authentication = UsernamePasswordAuthenticationToken.authenticated("alice", null,
 				AuthorityUtils.createAuthorityList("ROLE_USER", "ORG_acme", "TIER_premium"));
-		assertThat(resolve(authentication)).isEqualTo(new Caller("alice", "acme", "premium", null));
+		assertThat(resolve(authentication)).isEqualTo(new ResolvedIdentity("alice", "acme", "premium", null));
 	}
 
 	@Test
 	void readsAuthoritiesOfATestingToken() {
 		TestingAuthenticationToken authentication = new TestingAuthenticationToken("bob", null, "TIER_pro");
-		assertThat(resolve(authentication)).isEqualTo(new Caller("bob", null, "pro", null));
+		assertThat(resolve(authentication)).isEqualTo(new ResolvedIdentity("bob", null, "pro", null));
 	}
 
 	@Test
@@ -51,27 +51,28 @@ class SpringSecurityIdentityResolverTests {
 				"PLAN:");
 		Authentication authentication = new TestingAuthenticationToken("bob", null, "TENANT:acme", "PLAN:pro",
 				"TIER_premium");
-		assertThat(resolver.resolve(request(authentication))).isEqualTo(new Caller("bob", "acme", "pro", null));
+		assertThat(resolver.resolve(request(authentication)))
+			.isEqualTo(new ResolvedIdentity("bob", "acme", "pro", null));
 	}
 
 	@Test
 	void emptyPrefixesTurnAuthoritiesOff() {
 		SpringSecurityIdentityResolver resolver = new SpringSecurityIdentityResolver("", "", "", "");
 		Authentication authentication = new TestingAuthenticationToken("bob", null, "ORG_acme", "TIER_pro");
-		assertThat(resolver.resolve(request(authentication))).isEqualTo(Caller.user("bob"));
+		assertThat(resolver.resolve(request(authentication))).isEqualTo(ResolvedIdentity.user("bob"));
 	}
 
 	@Test
 	void severalDifferentTierAuthoritiesNameNoTier() {
 		Authentication authentication = new TestingAuthenticationToken("bob", null, "TIER_free", "TIER_premium",
 				"ORG_acme", "ORG_acme");
-		assertThat(resolve(authentication)).isEqualTo(new Caller("bob", "acme", null, null));
+		assertThat(resolve(authentication)).isEqualTo(new ResolvedIdentity("bob", "acme", null, null));
 	}
 
 	@Test
 	void ignoresAnAuthorityThatIsOnlyThePrefix() {
 		Authentication authentication = new TestingAuthenticationToken("bob", null, "TIER_", "ORG_");
-		assertThat(resolve(authentication)).isEqualTo(Caller.user("bob"));
+		assertThat(resolve(authentication)).isEqualTo(ResolvedIdentity.user("bob"));
 	}
 
 	@Test
@@ -80,7 +81,7 @@ class SpringSecurityIdentityResolverTests {
 				Map.of("sub", "alice", "org_id", "acme", "tier", "premium"),
 				AuthorityUtils.createAuthorityList("TIER_free"));
 		Authentication authentication = new TestingAuthenticationToken(principal, null, "TIER_free");
-		Caller caller = resolve(authentication);
+		ResolvedIdentity caller = resolve(authentication);
 		assertThat(caller).isNotNull();
 		assertThat(caller.org()).isEqualTo("acme");
 		// a claim wins over an authority
@@ -92,7 +93,7 @@ class SpringSecurityIdentityResolverTests {
 		ClaimAccessor jwt = () -> Map.of("sub", "alice", "tenant", 4711L, "plan", "pro");
 		SpringSecurityIdentityResolver resolver = new SpringSecurityIdentityResolver("tenant", "plan", "ORG_", "TIER_");
 		Authentication authentication = new TestingAuthenticationToken(jwt, null, "ORG_other");
-		Caller caller = resolver.resolve(request(authentication));
+		ResolvedIdentity caller = resolver.resolve(request(authentication));
 		assertThat(caller).isNotNull();
 		assertThat(caller.org()).isEqualTo("4711");
 		assertThat(caller.tier()).isEqualTo("pro");
@@ -102,7 +103,7 @@ class SpringSecurityIdentityResolverTests {
 	void fallsBackToAuthoritiesWhenAClaimIsMissingOrNotAName() {
 		ClaimAccessor jwt = () -> Map.of("sub", "alice", "tier", List.of("premium"));
 		Authentication authentication = new TestingAuthenticationToken(jwt, null, "ORG_acme", "TIER_free");
-		Caller caller = resolve(authentication);
+		ResolvedIdentity caller = resolve(authentication);
 		assertThat(caller).isNotNull();
 		assertThat(caller.org()).isEqualTo("acme");
 		assertThat(caller.tier()).isEqualTo("free");
@@ -136,10 +137,10 @@ class SpringSecurityIdentityResolverTests {
 	void blankNameWithoutOrgIsAnonymous() {
 		assertThat(resolve(new TestingAuthenticationToken(" ", null, "TIER_premium"))).isNull();
 		assertThat(resolve(new TestingAuthenticationToken(" ", null, "ORG_acme")))
-			.isEqualTo(new Caller(null, "acme", null, null));
+			.isEqualTo(new ResolvedIdentity(null, "acme", null, null));
 	}
 
-	private Caller resolve(Authentication authentication) {
+	private ResolvedIdentity resolve(Authentication authentication) {
 		return this.resolver.resolve(request(authentication));
 	}
 

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 
-import io.github.ratelimit.identity.Caller;
 import io.github.ratelimit.identity.ClientRequest;
+import io.github.ratelimit.identity.ResolvedIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,7 +46,7 @@ class SpringSecurityIdentityResolverWithoutOAuth2Tests {
 					});
 			Object resolver = resolverType.getConstructor().newInstance();
 			Object caller = resolverType.getMethod("resolve", requestType).invoke(resolver, request);
-			assertThat(caller).hasToString(new Caller("alice", "acme", "premium", null).toString());
+			assertThat(caller).hasToString(new ResolvedIdentity("alice", "acme", "premium", null).toString());
 		}
 	}
 

@@ -16,8 +16,8 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
@@ -36,7 +36,7 @@ class RateLimitFilterTests {
 
 	private final RateLimitFilter filter = new RateLimitFilter(
 			RateLimiter
-				.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.policies.tiers(),
+				.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.policies.tiers(),
 						"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
 				.policies(this.policies)
 				.build(),

@@ -27,8 +27,8 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -105,8 +105,8 @@ class RedisBanFloodTests {
 		buckets.start();
 		await().atMost(Duration.ofSeconds(10)).until(buckets::isConnected);
 		RateLimiter limiter = RateLimiter
-			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(),
-					"anonymous", "authenticated"), buckets)
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), table.tiers(), "anonymous",
+					"authenticated"), buckets)
 			.control(control)
 			.build();
 		for (int i = 0; i < 5; i++) {

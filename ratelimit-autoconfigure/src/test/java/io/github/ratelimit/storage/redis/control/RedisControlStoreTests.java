@@ -293,7 +293,7 @@ class RedisControlStoreTests {
 		two.refused(acme, "free", "default");
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> one.ban(acme) != null);
 		assertThat(one.ban(acme).subject()).isEqualTo("user:alice");
-		assertThat(one.liftBan("user:alice")).isTrue();
+		assertThat(one.liftBan(Subject.of(Dimension.USER, "alice"))).isTrue();
 		assertThat(one.ban(acme)).isNull();
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> two.ban(acme) == null);
 	}

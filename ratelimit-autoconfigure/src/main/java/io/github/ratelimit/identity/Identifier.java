@@ -8,13 +8,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Step one of the pipeline: who is calling. Asks the {@link IdentityResolver}s in order;
- * the first verified caller wins. Without one the request is anonymous, known by its
- * client address only.
+ * Step one of the pipeline: the {@link Identity} of a request. Asks the
+ * {@link IdentityResolver}s in order; the first {@link ResolvedIdentity} wins, and gets
+ * the client address and its tier (a configured one, else the authenticated tier).
+ * Without one the request is anonymous, known by its client address only.
  */
-public final class CallerIdentifier {
+public final class Identifier {
 
-	private static final Logger logger = LoggerFactory.getLogger(CallerIdentifier.class);
+	private static final Logger logger = LoggerFactory.getLogger(Identifier.class);
 
 	private final List<IdentityResolver> resolvers;
 
@@ -35,7 +36,7 @@ public final class CallerIdentifier {
 	 * @param anonymousTier the tier of anonymous callers
 	 * @param authenticatedTier the tier of verified callers that name no configured tier
 	 */
-	public CallerIdentifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Set<String> tiers,
+	public Identifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Set<String> tiers,
 			String anonymousTier, String authenticatedTier) {
 		this(resolvers, ipResolver, Set.copyOf(tiers)::contains, anonymousTier, authenticatedTier);
 	}
@@ -50,7 +51,7 @@ public final class CallerIdentifier {
 	 * @param anonymousTier the tier of anonymous callers
 	 * @param authenticatedTier the tier of verified callers that name no configured tier
 	 */
-	public CallerIdentifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Predicate<String> isTier,
+	public Identifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Predicate<String> isTier,
 			String anonymousTier, String authenticatedTier) {
 		this.resolvers = List.copyOf(resolvers);
 		this.ipResolver = ipResolver;
@@ -65,7 +66,7 @@ public final class CallerIdentifier {
 	public Identity identify(ClientRequest request) {
 		String ip = this.ipResolver.resolve(request);
 		for (IdentityResolver resolver : this.resolvers) {
-			Caller caller;
+			ResolvedIdentity caller;
 			try {
 				caller = resolver.resolve(request);
 			}

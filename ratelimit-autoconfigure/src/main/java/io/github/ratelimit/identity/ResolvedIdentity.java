@@ -3,8 +3,10 @@ package io.github.ratelimit.identity;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A verified caller, as an {@link IdentityResolver} found it. At least one of
- * {@code user}, {@code org} and {@code token} is set.
+ * What an {@link IdentityResolver} found a request's caller to be, from a credential it
+ * verified: the verified part of the request's {@link Identity}, which adds the client
+ * address and settles the tier. At least one of {@code user}, {@code org} and
+ * {@code token} is set.
  *
  * @param user the user name, or {@code null} (a shared integration key may have none)
  * @param org the organisation, or {@code null}
@@ -14,17 +16,18 @@ import org.jspecify.annotations.Nullable;
  * @param token a hash of the credential, never the secret (see {@link CredentialHashes}),
  * or {@code null}
  */
-public record Caller(@Nullable String user, @Nullable String org, @Nullable String tier, @Nullable String token) {
+public record ResolvedIdentity(@Nullable String user, @Nullable String org, @Nullable String tier,
+		@Nullable String token) {
 
-	public Caller {
+	public ResolvedIdentity {
 		if (user == null && org == null && token == null) {
 			throw new IllegalArgumentException("a caller needs a user, an org or a token");
 		}
 	}
 
-	/** A caller known by user name only. */
-	public static Caller user(String user) {
-		return new Caller(user, null, null, null);
+	/** An identity known by user name only. */
+	public static ResolvedIdentity user(String user) {
+		return new ResolvedIdentity(user, null, null, null);
 	}
 
 }

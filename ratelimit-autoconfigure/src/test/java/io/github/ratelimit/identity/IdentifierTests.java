@@ -13,15 +13,15 @@ import io.github.ratelimit.test.TestRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link CallerIdentifier} with the resolvers of this package.
+ * Tests for {@link Identifier} with the resolvers of this package.
  */
-class CallerIdentifierTests {
+class IdentifierTests {
 
 	private static final String KEY = "ak_live_3f9c2d7e1b";
 
 	private final ClientIpResolver ipResolver = new ClientIpResolver(CidrRange.LOOPBACK_AND_PRIVATE_RANGES, 32, 64);
 
-	private final CallerIdentifier identifier = new CallerIdentifier(
+	private final Identifier identifier = new Identifier(
 			List.of(new ApiKeyIdentityResolver(List.of(ApiKey.ofKey(KEY, "alice", "acme", "premium"))),
 					new SpringSecurityIdentityResolver()),
 			this.ipResolver, Set.of("anonymous", "authenticated", "premium"), "anonymous", "authenticated");
@@ -100,8 +100,8 @@ class CallerIdentifierTests {
 		IdentityResolver broken = (request) -> {
 			throw new IllegalStateException("boom");
 		};
-		CallerIdentifier identifier = new CallerIdentifier(List.of(broken), this.ipResolver, Set.of("premium"),
-				"anonymous", "authenticated");
+		Identifier identifier = new Identifier(List.of(broken), this.ipResolver, Set.of("premium"), "anonymous",
+				"authenticated");
 		assertThat(identifier.identify(request())).isEqualTo(Identity.anonymous("203.0.113.7", "anonymous"));
 	}
 
