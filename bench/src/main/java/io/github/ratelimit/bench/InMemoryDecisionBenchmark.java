@@ -118,9 +118,9 @@ public class InMemoryDecisionBenchmark {
 
 	/** Each variant admits, and checks as many buckets as its name says. */
 	private static void expect(Decision decision, int buckets) {
-		if (decision.outcome() != Outcome.ALLOWED || decision.states().size() != buckets) {
+		if (decision.outcome() != Outcome.ALLOWED || decision.limits().states().size() != buckets) {
 			throw new IllegalStateException("expected " + buckets + " bucket(s) checked and the request allowed, got "
-					+ decision.outcome() + " with " + decision.states());
+					+ decision.outcome() + " with " + decision.limits().states());
 		}
 	}
 

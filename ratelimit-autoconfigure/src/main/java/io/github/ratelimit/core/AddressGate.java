@@ -1,7 +1,6 @@
 package io.github.ratelimit.core;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -17,9 +16,9 @@ import io.github.ratelimit.policy.Classification;
 /**
  * Step zero of the pipeline: what the client address alone decides, before
  * authentication, so that a denied or banned address never makes the server check a
- * password. A deny rule whose range holds the address answers {@link Outcome#DENIED}; a
+ * password. A deny rule whose range holds the address answers {@link Decision.Denied}; a
  * ban on the address ({@code ip:<group>}, an IPv6 client by its prefix as the limiter
- * counts it) answers {@link Outcome#BANNED}, unless an allow rule without a tier holds
+ * counts it) answers {@link Decision.Banned}, unless an allow rule without a tier holds
  * the address (an allow-listed address is never banned, as in the limiter). Rules and
  * bans on users, orgs and keys need the verified caller: the {@link RateLimiter} applies
  * them after authentication, with the limits.
@@ -58,16 +57,16 @@ public final class AddressGate {
 	 * @param request the request, before authentication
 	 * @param classification the request's classification, asked for only to describe a
 	 * refusal (metrics, log, body)
-	 * @return the refusal ({@link Outcome#DENIED} or {@link Outcome#BANNED}), or
+	 * @return the refusal ({@link Decision.Denied} or {@link Decision.Banned}), or
 	 * {@code null} when the request goes on
 	 */
-	public @Nullable Decision check(ClientRequest request, Supplier<Classification> classification) {
+	public Decision.@Nullable Refusal check(ClientRequest request, Supplier<Classification> classification) {
 		if (!active()) {
 			return null;
 		}
 		AccessVerdict verdict = this.control.addressAccess(this.identifier.address(request));
 		if (verdict.denied()) {
-			return refusal(Outcome.DENIED, this.identifier.anonymous(request), classification, 0);
+			return new Decision.Denied(this.identifier.anonymous(request), classification.get(), this.clock.instant());
 		}
 		if (verdict.bypasses()) {
 			return null;
@@ -77,13 +76,8 @@ public final class AddressGate {
 		if (ban == null) {
 			return null;
 		}
-		return refusal(Outcome.BANNED, identity, classification, ban.secondsLeft(this.clock.millis()));
-	}
-
-	private Decision refusal(Outcome outcome, Identity identity, Supplier<Classification> classification,
-			long retryAfterSeconds) {
-		return new Decision(outcome, identity, classification.get(), List.of(), null, retryAfterSeconds, null,
-				this.clock.instant());
+		return new Decision.Banned(identity, classification.get(), this.clock.instant(),
+				ban.secondsLeft(this.clock.millis()));
 	}
 
 }

@@ -1,5 +1,9 @@
 package io.github.ratelimit.core;
 
+import java.util.List;
+
+import org.slf4j.LoggerFactory;
+
 /**
  * Step six of the pipeline: told of every decision after it is made (metrics, logs).
  * Implementations run on the request path: keep them fast and never throw.
@@ -21,7 +25,7 @@ public interface DecisionListener {
 	/**
 	 * A listener that tells each of {@code listeners} in turn, isolating their failures.
 	 */
-	static DecisionListener composite(java.util.List<DecisionListener> listeners) {
+	static DecisionListener composite(List<DecisionListener> listeners) {
 		if (listeners.isEmpty()) {
 			return NONE;
 		}
@@ -32,7 +36,7 @@ public interface DecisionListener {
 					listener.onDecision(decision, elapsedNanos);
 				}
 				catch (RuntimeException ex) {
-					org.slf4j.LoggerFactory.getLogger(DecisionListener.class).warn("Decision listener failed", ex);
+					LoggerFactory.getLogger(DecisionListener.class).warn("Decision listener failed", ex);
 				}
 			}
 		};

@@ -1,46 +1,34 @@
 package io.github.ratelimit.core;
 
 /**
- * What the limiter decided for a request.
+ * What the limiter decided for a request, as a bounded value for log lines and metric
+ * tags. Each {@link Decision} record answers its own ({@link Decision#outcome()}); code
+ * that needs a decision's data matches on the record instead.
  */
 public enum Outcome {
 
-	/**
-	 * No limit applies (excluded path, or no policy for the tier and group): nothing is
-	 * written.
-	 */
+	/** {@link Decision.Unlimited}. */
 	UNLIMITED,
 
-	/** Every limit admitted the request. */
+	/** {@link Decision.Allowed}. */
 	ALLOWED,
 
-	/** A limit is spent: 429, retry later. */
+	/** {@link Decision.Rejected}. */
 	REJECTED,
 
-	/**
-	 * A limit of {@code 0} blocks the caller's tier from the group: 403, waiting never
-	 * helps.
-	 */
+	/** {@link Decision.Blocked}. */
 	BLOCKED,
 
-	/** A deny rule names the caller: 403, no store was asked. */
+	/** {@link Decision.Denied}. */
 	DENIED,
 
-	/** The caller is banned for repeated refusals: 403 until the ban ends. */
+	/** {@link Decision.Banned}. */
 	BANNED,
 
-	/**
-	 * The store could not decide and {@code failure-mode} is {@code open}: admitted, and
-	 * counted.
-	 */
+	/** {@link Decision.AdmittedOnError}. */
 	ADMITTED_ON_ERROR,
 
-	/** The store could not decide and {@code failure-mode} is {@code closed}: 503. */
-	UNAVAILABLE;
-
-	/** Whether the request goes on to the application. */
-	public boolean admits() {
-		return this == UNLIMITED || this == ALLOWED || this == ADMITTED_ON_ERROR;
-	}
+	/** {@link Decision.Unavailable}. */
+	UNAVAILABLE
 
 }

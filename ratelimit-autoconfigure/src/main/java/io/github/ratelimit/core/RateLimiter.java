@@ -72,8 +72,8 @@ public final class RateLimiter {
 
 	/**
 	 * Decides a request, blocking for at most the store's bound (Redis: 5 s, see
-	 * {@code RedisRateLimitStore#MAX_WAIT}). An admitted request's
-	 * {@link Decision#completion()} must be completed by the caller.
+	 * {@code RedisRateLimitStore#MAX_WAIT}). An allowed request's
+	 * {@link Decision.Allowed#completion()} must be completed by the caller.
 	 */
 	public Decision decide(ClientRequest request, Classification classification) {
 		return decide(request, classification, CheckScope.ALL, Set.of(), null);
@@ -83,12 +83,12 @@ public final class RateLimiter {
 	 * Decides some of a request's limits, blocking as
 	 * {@link #decide(ClientRequest, Classification)} does. Access rules and bans apply
 	 * whatever the scope. A request none of whose limits is in scope is
-	 * {@link Outcome#UNLIMITED}.
+	 * {@link Decision.Unlimited}.
 	 * @param request the request
 	 * @param classification its group and cost
 	 * @param scope which limits to decide
-	 * @return the decision; an admitted one's {@link Decision#completion()} must be
-	 * completed by the caller, with the response's final status when
+	 * @return the decision; an allowed one's {@link Decision.Allowed#completion()} must
+	 * be completed by the caller, with the response's final status when
 	 * {@link Completion#countsByOutcome()}
 	 */
 	public Decision decide(ClientRequest request, Classification classification, CheckScope scope) {

@@ -27,28 +27,28 @@ final class RefusalRecorder {
 	}
 
 	/**
-	 * Records a decision if it is a refusal.
+	 * Records a decision if it is a {@link Decision.Rejected rejection}.
 	 * @param decision a decision the store made
 	 * @return {@code decision}
 	 */
 	Decision recorded(Decision decision) {
-		if (decision.outcome() != Outcome.REJECTED) {
+		if (!(decision instanceof Decision.Rejected rejected)) {
 			return decision;
 		}
-		this.topRefused.record(Subject.banKey(decision.identity()));
+		this.topRefused.record(Subject.banKey(rejected.identity()));
 		LoginProtection login = this.loginProtection;
-		PolicyState binding = decision.binding();
-		if (login != null && binding != null && login.owns(binding.policy())) {
+		PolicyState binding = rejected.binding();
+		if (login != null && login.owns(binding.policy())) {
 			login.refused(binding.policy());
 			// an address that keeps trying once its failures are spent is banned; one
 			// refused for the account it tries is not (the account's owner may be among
 			// them)
 			if (this.control != null && binding.policy() == login.perAddress() && login.bans() != null) {
-				this.control.refused(decision.identity(), login.bans());
+				this.control.refused(rejected.identity(), login.bans());
 			}
 		}
 		else if (this.control != null) {
-			this.control.refused(decision.identity(), decision.identity().tier(), decision.classification().group());
+			this.control.refused(rejected.identity(), rejected.identity().tier(), rejected.classification().group());
 		}
 		return decision;
 	}

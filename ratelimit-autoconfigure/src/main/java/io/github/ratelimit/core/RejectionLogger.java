@@ -58,9 +58,10 @@ public final class RejectionLogger implements DecisionListener {
 
 	@Override
 	public void onDecision(Decision decision, long elapsedNanos) {
-		if (decision.outcome().admits()) {
-			if (!decision.warnings().isEmpty() || !decision.observed().isEmpty()) {
-				onWarning(decision);
+		if (decision instanceof Decision.Admitted) {
+			if (decision instanceof Decision.Allowed allowed
+					&& (!allowed.limits().warnings().isEmpty() || !allowed.observed().isEmpty())) {
+				onWarning(allowed);
 			}
 			return;
 		}
@@ -72,26 +73,27 @@ public final class RejectionLogger implements DecisionListener {
 			return;
 		}
 		long left = this.suppressed.getAndSet(0);
-		PolicyState binding = decision.binding();
 		Identity identity = decision.identity();
-		if (binding != null) {
+		if (decision instanceof Decision.Rejected rejected) {
+			PolicyState binding = rejected.binding();
 			logger.info(
 					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
 					decision.outcome(), binding.name(), binding.dimension().key(), LogSafe.escape(binding.id()),
 					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(),
-					decision.retryAfterSeconds(), left);
+					rejected.retryAfterSeconds(), left);
 		}
 		else {
 			// denied, banned, blocked or unavailable: the caller as bans and rules name
 			// it (keys by token id)
+			String policy = (decision instanceof Decision.Blocked blocked) ? blocked.blockedBy().name() : "-";
+			long retryAfter = (decision instanceof Decision.Banned banned) ? banned.retryAfterSeconds() : 0;
 			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
-					decision.outcome(), (decision.blockedBy() != null) ? decision.blockedBy().name() : "-",
-					LogSafe.escape(Subject.banKey(identity)), LogSafe.escape(identity.tier()),
-					decision.classification().group(), decision.retryAfterSeconds(), left);
+					decision.outcome(), policy, LogSafe.escape(Subject.banKey(identity)),
+					LogSafe.escape(identity.tier()), decision.classification().group(), retryAfter, left);
 		}
 	}
 
-	private void onWarning(Decision decision) {
+	private void onWarning(Decision.Allowed decision) {
 		if (!warnings.isInfoEnabled()) {
 			return;
 		}
@@ -107,7 +109,7 @@ public final class RejectionLogger implements DecisionListener {
 			what = "would_refuse mode=observe";
 		}
 		else {
-			Decision.Warning warning = decision.warnings().get(0);
+			LimitReport.Warning warning = decision.limits().warnings().get(0);
 			state = warning.state();
 			what = warning.overLimit() ? "would_refuse mode=warn"
 					: "near_limit warn_at=" + state.policy().warnAtPercent() + "%";

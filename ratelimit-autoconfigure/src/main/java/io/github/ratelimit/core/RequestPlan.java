@@ -1,6 +1,5 @@
 package io.github.ratelimit.core;
 
-import java.time.Clock;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -28,16 +27,6 @@ record RequestPlan(Identity identity, Classification classification, List<LimitC
 	/** A plan decided already, with no store. */
 	static RequestPlan decided(Decision decision) {
 		return new RequestPlan(decision.identity(), decision.classification(), List.of(), decision, false, null);
-	}
-
-	/** A decision of the planned request that names no limit. */
-	static Decision decision(Outcome outcome, Identity identity, Classification classification, Clock clock) {
-		return new Decision(outcome, identity, classification, List.of(), null, 0, null, clock.instant());
-	}
-
-	/** A decision of this request that names no limit. */
-	Decision decision(Outcome outcome, Clock clock) {
-		return decision(outcome, this.identity, this.classification, clock);
 	}
 
 }

@@ -79,7 +79,7 @@ final class RequestPlanner {
 			return new RequestPlan(identity, classification, checks, null, false, attempt.account());
 		}
 		if (classification.excluded()) {
-			return decided(Outcome.UNLIMITED, identity, classification);
+			return unlimited(identity, classification);
 		}
 		PolicyTable table = this.registry.current();
 		List<Policy> applicable;
@@ -90,7 +90,9 @@ final class RequestPlanner {
 				AccessVerdict verdict = control.access(identity, address);
 				if (verdict.denied() || verdict.bypasses()) {
 					// decided by rule alone: no store is asked
-					return decided(verdict.denied() ? Outcome.DENIED : Outcome.UNLIMITED, identity, classification);
+					return verdict.denied()
+							? RequestPlan.decided(new Decision.Denied(identity, classification, this.clock.instant()))
+							: unlimited(identity, classification);
 				}
 				if (verdict.tier() != null) {
 					identity = identity.withTier(verdict.tier());
@@ -98,8 +100,8 @@ final class RequestPlanner {
 			}
 			Ban ban = control.ban(identity);
 			if (ban != null) {
-				return RequestPlan.decided(new Decision(Outcome.BANNED, identity, classification, List.of(), null,
-						ban.secondsLeft(this.clock.millis()), null, this.clock.instant()));
+				return RequestPlan.decided(new Decision.Banned(identity, classification, this.clock.instant(),
+						ban.secondsLeft(this.clock.millis())));
 			}
 			applicable = control.policies(identity, classification.group());
 		}
@@ -139,7 +141,7 @@ final class RequestPlanner {
 			addLoginChecks(checks, login, identity, attempt);
 		}
 		if (checks.isEmpty()) {
-			return decided(Outcome.UNLIMITED, identity, classification);
+			return unlimited(identity, classification);
 		}
 		boolean waitingSlot = false;
 		if (maxWait > 0) {
@@ -161,11 +163,13 @@ final class RequestPlanner {
 	 */
 	static Set<String> decidedLimits(Decision decision) {
 		Set<String> limits = new HashSet<>();
-		for (PolicyState state : decision.states()) {
+		for (PolicyState state : decision.limits().states()) {
 			limits.add(limitKey(state.policy(), state.id()));
 		}
-		for (PolicyState state : decision.observed()) {
-			limits.add(limitKey(state.policy(), state.id()));
+		if (decision instanceof Decision.Allowed allowed) {
+			for (PolicyState state : allowed.observed()) {
+				limits.add(limitKey(state.policy(), state.id()));
+			}
 		}
 		return limits;
 	}
@@ -174,8 +178,8 @@ final class RequestPlanner {
 		return policy.name() + '\n' + id;
 	}
 
-	private RequestPlan decided(Outcome outcome, Identity identity, Classification classification) {
-		return RequestPlan.decided(RequestPlan.decision(outcome, identity, classification, this.clock));
+	private RequestPlan unlimited(Identity identity, Classification classification) {
+		return RequestPlan.decided(new Decision.Unlimited(identity, classification, this.clock.instant()));
 	}
 
 	// the budgets of failed logins: one token each, whatever the request's cost, and
@@ -201,8 +205,8 @@ final class RequestPlanner {
 		if (policy.limit().blocked() || classification.cost() > policy.limit().maxCost()) {
 			// a policy that does not enforce never blocks; it has nothing to measure
 			// either
-			return policy.enforced() ? new Decision(Outcome.BLOCKED, identity, classification, List.of(), null, 0,
-					policy, this.clock.instant()) : null;
+			return policy.enforced() ? new Decision.Blocked(identity, classification, this.clock.instant(), policy)
+					: null;
 		}
 		boolean enforced = policy.enforced();
 		checks.add(new LimitCheck(policy, this.keys.key(policy, id), classification.cost(), enforced,

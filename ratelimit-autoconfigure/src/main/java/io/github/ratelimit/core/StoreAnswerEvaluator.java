@@ -74,17 +74,21 @@ final class StoreAnswerEvaluator {
 		this.waiting.release(plan);
 		this.storeFailures.record(failure);
 		return switch (this.failureMode) {
-			case OPEN -> plan.decision(Outcome.ADMITTED_ON_ERROR, this.clock);
-			case CLOSED -> plan.decision(Outcome.UNAVAILABLE, this.clock);
+			case OPEN -> admittedOnError(plan);
+			case CLOSED -> new Decision.Unavailable(plan.identity(), plan.classification(), this.clock.instant());
 			case LOCAL -> {
 				try {
 					yield evaluate(plan, this.fallbackStore.decide(plan.checks()), this.fallbackStore);
 				}
 				catch (RuntimeException ex) {
-					yield plan.decision(Outcome.ADMITTED_ON_ERROR, this.clock);
+					yield admittedOnError(plan);
 				}
 			}
 		};
+	}
+
+	private Decision admittedOnError(RequestPlan plan) {
+		return new Decision.AdmittedOnError(plan.identity(), plan.classification(), this.clock.instant());
 	}
 
 	// store: the one that decided, which gets back what a response its limits do not
@@ -92,7 +96,7 @@ final class StoreAnswerEvaluator {
 	private Decision evaluate(RequestPlan plan, StoreDecision storeDecision, RateLimitStore store) {
 		List<LimitCheck> checks = plan.checks();
 		List<PolicyState> states = new ArrayList<>();
-		List<Decision.Warning> warnings = null;
+		List<LimitReport.Warning> warnings = null;
 		List<PolicyState> observed = null;
 		PolicyState binding = null;
 		long longestWait = -1;
@@ -125,10 +129,10 @@ final class StoreAnswerEvaluator {
 				}
 				states.add(state);
 				if (wouldRefuse) {
-					warnings = add(warnings, new Decision.Warning(state, true));
+					warnings = add(warnings, new LimitReport.Warning(state, true));
 				}
 				else if (policy.pastWarnAt(b, result.remaining())) {
-					warnings = add(warnings, new Decision.Warning(state, false));
+					warnings = add(warnings, new LimitReport.Warning(state, false));
 				}
 				if (admitted) {
 					// report the bandwidth closest to exhaustion; earlier (org first)
@@ -152,11 +156,18 @@ final class StoreAnswerEvaluator {
 			// down
 			return failed(plan, this.storeFailures.inconsistent(storeDecision));
 		}
-		Outcome outcome = admitted ? Outcome.ALLOWED : Outcome.REJECTED;
-		long retryAfter = admitted ? 0 : binding.resetSeconds();
-		long waitMillis = admitted ? storeDecision.waitMillis() : 0;
+		// states is this method's own list: wrap it rather than copy it
+		LimitReport limits = new LimitReport(Collections.unmodifiableList(states), binding,
+				(warnings != null) ? warnings : List.of());
+		if (!admitted) {
+			this.waiting.release(plan);
+			// a refusal took nothing (StoreDecision#admitted)
+			storeDecision.permits().release();
+			return new Decision.Rejected(plan.identity(), plan.classification(), this.clock.instant(), limits);
+		}
+		long waitMillis = storeDecision.waitMillis();
 		Completion completion = Completion.NONE;
-		OutcomeReservation reservation = admitted ? OutcomeReservation.of(checks, storeDecision, store) : null;
+		OutcomeReservation reservation = OutcomeReservation.of(checks, storeDecision, store);
 		if (waitMillis > 0 && plan.waitingSlot()) {
 			completion = new Completion(storeDecision.permits(), this.waiting::release, reservation);
 		}
@@ -166,9 +177,7 @@ final class StoreAnswerEvaluator {
 				completion = new Completion(storeDecision.permits(), null, reservation);
 			}
 		}
-		// states is this method's own list: wrap it rather than copy it
-		return new Decision(outcome, plan.identity(), plan.classification(), Collections.unmodifiableList(states),
-				binding, retryAfter, null, this.clock.instant(), (warnings != null) ? warnings : List.of(),
+		return new Decision.Allowed(plan.identity(), plan.classification(), this.clock.instant(), limits,
 				(observed != null) ? observed : List.of(), waitMillis, completion);
 	}
 

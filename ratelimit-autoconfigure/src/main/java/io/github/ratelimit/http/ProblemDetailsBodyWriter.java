@@ -6,7 +6,6 @@ import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Bandwidth;
@@ -61,56 +60,52 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		return CONTENT_TYPE;
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * @throws IllegalArgumentException when the decision admits the request
-	 */
 	@Override
-	public byte[] write(Decision decision, String requestId) {
-		return switch (decision.outcome()) {
-			case REJECTED -> rejected(decision, requestId);
-			case BLOCKED -> blocked(decision, requestId);
-			case DENIED -> denied(decision, requestId);
-			case BANNED -> banned(decision, requestId);
-			case UNAVAILABLE -> unavailable(decision, requestId);
-			case UNLIMITED, ALLOWED, ADMITTED_ON_ERROR -> throw new IllegalArgumentException(
-					"Outcome " + decision.outcome() + " admits the request; it has no rejection body");
-		};
+	public byte[] write(Decision.Refusal refusal, String requestId) {
+		if (refusal instanceof Decision.Rejected rejected) {
+			return rejected(rejected, requestId);
+		}
+		if (refusal instanceof Decision.Blocked blocked) {
+			return blocked(blocked, requestId);
+		}
+		if (refusal instanceof Decision.Banned banned) {
+			return banned(banned, requestId);
+		}
+		if (refusal instanceof Decision.Denied denied) {
+			return denied(denied, requestId);
+		}
+		// the one refusal left
+		return unavailable((Decision.Unavailable) refusal, requestId);
 	}
 
-	private byte[] rejected(Decision decision, String requestId) {
+	private byte[] rejected(Decision.Rejected decision, String requestId) {
 		RateLimitStatus status = RateLimitStatus.TOO_MANY_REQUESTS;
 		long retryAfter = Math.max(1, decision.retryAfterSeconds());
 		PolicyState binding = decision.binding();
-		Bandwidth kind = (binding != null) ? binding.bandwidth() : null;
+		Bandwidth kind = binding.bandwidth();
 		StringBuilder detail = new StringBuilder(96).append(exceeded(kind));
-		if (binding != null) {
-			appendScope(detail.append(' '), binding);
-		}
+		appendScope(detail.append(' '), binding);
 		appendRetryAfter(detail.append(". "), retryAfter);
-		JsonWriter json = new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
+		return new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
 			.string("title", status.reasonPhrase())
 			.number("status", status.code())
 			.string("detail", detail.toString())
 			.strings("violated-policies", decision.violatedPolicies())
-			.string("code", code(kind));
-		if (binding != null) {
-			json.string("scope", binding.dimension().key());
-		}
-		json.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
-			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH));
-		if (binding != null) {
-			json.number("limit", binding.limit()).number("remaining", Math.max(0, binding.remaining()));
-		}
-		json.number("retry_after", retryAfter).string("reset_at", resetAt(decision.decidedAt(), retryAfter, binding));
-		if (binding != null) {
-			json.string("policy", PolicyFragments.legacyPolicy(binding.bandwidth()));
-		}
-		return json.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH)).toBytes();
+			.string("code", code(kind))
+			.string("scope", binding.dimension().key())
+			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
+			.number("limit", binding.limit())
+			.number("remaining", Math.max(0, binding.remaining()))
+			.number("retry_after", retryAfter)
+			.string("reset_at", resetAt(decision.decidedAt(), retryAfter, binding))
+			.string("policy", PolicyFragments.legacyPolicy(binding.bandwidth()))
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
 	}
 
 	/** What was exceeded, by the kind of the binding limit, as the detail starts. */
-	private static String exceeded(@Nullable Bandwidth kind) {
+	private static String exceeded(Bandwidth kind) {
 		if (kind instanceof CalendarQuota quota) {
 			return switch (quota.period()) {
 				case DAY -> "Daily quota exceeded";
@@ -125,14 +120,14 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	 * The {@code code} member: what kind of limit refused, so clients can tell a rate
 	 * from a quota.
 	 */
-	private static String code(@Nullable Bandwidth kind) {
+	private static String code(Bandwidth kind) {
 		if (kind instanceof CalendarQuota) {
 			return "quota_exceeded";
 		}
 		return (kind instanceof ConcurrencyLimit) ? "concurrency_limit_exceeded" : "rate_limit_exceeded";
 	}
 
-	private byte[] blocked(Decision decision, String requestId) {
+	private byte[] blocked(Decision.Blocked decision, String requestId) {
 		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
 		Policy blockedBy = decision.blockedBy();
 		String group = capped(decision.classification().group(), MAX_ID_LENGTH);
@@ -141,23 +136,21 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 				: "the '" + group + "' endpoints";
 		// the backstop applies to every tier: naming the caller's tier would suggest an
 		// upgrade helps
-		String detail = (blockedBy != null && blockedBy.isBackstop()) ? "No caller may call " + endpoints + "."
+		String detail = blockedBy.isBackstop() ? "No caller may call " + endpoints + "."
 				: "The '" + tier + "' tier may not call " + endpoints + ".";
-		JsonWriter json = new JsonWriter().string("type", BLANK_TYPE)
+		return new JsonWriter().string("type", BLANK_TYPE)
 			.string("title", status.reasonPhrase())
 			.number("status", status.code())
 			.string("detail", detail)
-			.string("code", "tier_not_allowed");
-		if (blockedBy != null) {
-			json.string("scope", blockedBy.dimension().key());
-		}
-		return json.string("group", group)
+			.string("code", "tier_not_allowed")
+			.string("scope", blockedBy.dimension().key())
+			.string("group", group)
 			.string("tier", tier)
 			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
 			.toBytes();
 	}
 
-	private byte[] denied(Decision decision, String requestId) {
+	private byte[] denied(Decision.Denied decision, String requestId) {
 		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
 		return new JsonWriter().string("type", BLANK_TYPE)
 			.string("title", status.reasonPhrase())
@@ -169,7 +162,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.toBytes();
 	}
 
-	private byte[] banned(Decision decision, String requestId) {
+	private byte[] banned(Decision.Banned decision, String requestId) {
 		RateLimitStatus status = RateLimitStatus.FORBIDDEN;
 		long retryAfter = Math.max(1, decision.retryAfterSeconds());
 		StringBuilder detail = new StringBuilder(96)
@@ -188,7 +181,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.toBytes();
 	}
 
-	private byte[] unavailable(Decision decision, String requestId) {
+	private byte[] unavailable(Decision.Unavailable decision, String requestId) {
 		RateLimitStatus status = RateLimitStatus.SERVICE_UNAVAILABLE;
 		return new JsonWriter().string("type", BLANK_TYPE)
 			.string("title", status.reasonPhrase())

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.http.PolicyFragments.JoinedPolicies;
 import io.github.ratelimit.policy.Policy;
@@ -71,7 +71,7 @@ public final class RateLimitHeaders {
 	private static final String ONE_SECOND = "1";
 
 	/**
-	 * Policies come from configuration (and later, a bounded set of overrides); the bound
+	 * Policies come from configuration and a bounded set of runtime overrides; the bound
 	 * only guards against a custom setup that creates policies per request.
 	 */
 	private static final int MAX_CACHED_POLICIES = 4096;
@@ -168,30 +168,48 @@ public final class RateLimitHeaders {
 	 * {@code response::setHeader}
 	 */
 	public void write(Decision decision, BiConsumer<String, String> header) {
-		PolicyState binding = decision.binding();
+		write(decision, decision.limits(), header);
+	}
+
+	/**
+	 * Writes the headers of a decision that shows other limits than its own, such as a
+	 * request decided in two parts.
+	 * @param decision the decision, whose refusal headers are written
+	 * @param limits the limits the response shows
+	 * @param header receives each header name and value
+	 */
+	public void write(Decision decision, LimitReport limits, BiConsumer<String, String> header) {
+		PolicyState binding = limits.binding();
 		if (binding != null) {
-			writeLimits(decision.states(), binding, decision.warnings(), header);
+			writeLimits(limits.states(), binding, limits.warnings(), header);
 		}
-		if (!decision.warnings().isEmpty() && !this.styles.isEmpty() && !this.styles.contains(HeaderStyle.NONE)) {
-			header.accept(RATE_LIMIT_WARNING, warning(decision.warnings()));
+		if (!limits.warnings().isEmpty() && !this.styles.isEmpty() && !this.styles.contains(HeaderStyle.NONE)) {
+			header.accept(RATE_LIMIT_WARNING, warning(limits.warnings()));
 		}
-		Outcome outcome = decision.outcome();
-		if (outcome == Outcome.REJECTED || outcome == Outcome.BANNED) {
-			header.accept(RETRY_AFTER, Long.toString(Math.max(1, decision.retryAfterSeconds())));
-			header.accept(CACHE_CONTROL, NO_STORE);
+		if (decision instanceof Decision.Rejected rejected) {
+			retryAfter(rejected.retryAfterSeconds(), header);
 		}
-		else if (outcome == Outcome.UNAVAILABLE) {
+		else if (decision instanceof Decision.Banned banned) {
+			retryAfter(banned.retryAfterSeconds(), header);
+		}
+		else if (decision instanceof Decision.Unavailable) {
 			header.accept(RETRY_AFTER, ONE_SECOND);
 			header.accept(CACHE_CONTROL, NO_STORE);
 		}
-		else if (outcome == Outcome.BLOCKED || outcome == Outcome.DENIED) {
+		else if (decision instanceof Decision.Refusal) {
+			// blocked or denied: waiting never helps
 			header.accept(CACHE_CONTROL, NO_STORE);
 		}
 	}
 
-	private String warning(List<Decision.Warning> warnings) {
+	private static void retryAfter(long seconds, BiConsumer<String, String> header) {
+		header.accept(RETRY_AFTER, Long.toString(Math.max(1, seconds)));
+		header.accept(CACHE_CONTROL, NO_STORE);
+	}
+
+	private String warning(List<LimitReport.Warning> warnings) {
 		StringBuilder value = new StringBuilder(64 * warnings.size());
-		for (Decision.Warning warning : warnings) {
+		for (LimitReport.Warning warning : warnings) {
 			PolicyState state = warning.state();
 			if (!value.isEmpty()) {
 				value.append(", ");
@@ -205,7 +223,7 @@ public final class RateLimitHeaders {
 		return value.toString();
 	}
 
-	private void writeLimits(List<PolicyState> states, PolicyState binding, List<Decision.Warning> warnings,
+	private void writeLimits(List<PolicyState> states, PolicyState binding, List<LimitReport.Warning> warnings,
 			BiConsumer<String, String> header) {
 		if (!this.ietf && !this.xRateLimit && !this.split && !this.draft7) {
 			return;
@@ -224,7 +242,7 @@ public final class RateLimitHeaders {
 				.append(reset);
 			// a limit a warning names is reported too, so the client sees what it is
 			// close to
-			for (Decision.Warning warning : warnings) {
+			for (LimitReport.Warning warning : warnings) {
 				PolicyState state = warning.state();
 				if (state != binding) {
 					rateLimit.append(", ")

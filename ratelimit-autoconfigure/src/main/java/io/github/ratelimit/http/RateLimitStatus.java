@@ -1,6 +1,6 @@
 package io.github.ratelimit.http;
 
-import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.Decision;
 
 /**
  * The HTTP status of a refused request, kept here so that the servlet and WebFlux
@@ -37,21 +37,17 @@ public enum RateLimitStatus {
 	}
 
 	/**
-	 * Returns the status of a refusing outcome.
-	 * @param outcome {@link Outcome#REJECTED}, {@link Outcome#BLOCKED},
-	 * {@link Outcome#DENIED}, {@link Outcome#BANNED} or {@link Outcome#UNAVAILABLE}
-	 * @return the status
-	 * @throws IllegalArgumentException when the outcome admits the request, which keeps
-	 * the application's own status
+	 * Returns the status of a refusal.
+	 * @param refusal the refusal
+	 * @return 429 for a {@link Decision.Rejected rejection}, 503 when the limiter was
+	 * {@link Decision.Unavailable unavailable}, 403 for the others (blocked, denied,
+	 * banned)
 	 */
-	public static RateLimitStatus of(Outcome outcome) {
-		return switch (outcome) {
-			case REJECTED -> TOO_MANY_REQUESTS;
-			case BLOCKED, DENIED, BANNED -> FORBIDDEN;
-			case UNAVAILABLE -> SERVICE_UNAVAILABLE;
-			case UNLIMITED, ALLOWED, ADMITTED_ON_ERROR -> throw new IllegalArgumentException(
-					"Outcome " + outcome + " admits the request; it has no refusal status");
-		};
+	public static RateLimitStatus of(Decision.Refusal refusal) {
+		if (refusal instanceof Decision.Rejected) {
+			return TOO_MANY_REQUESTS;
+		}
+		return (refusal instanceof Decision.Unavailable) ? SERVICE_UNAVAILABLE : FORBIDDEN;
 	}
 
 }

@@ -3,12 +3,11 @@ package io.github.ratelimit.http;
 import io.github.ratelimit.core.Decision;
 
 /**
- * Writes the body of a refused request ({@link io.github.ratelimit.core.Outcome#REJECTED
- * REJECTED}, {@link io.github.ratelimit.core.Outcome#BLOCKED BLOCKED} or
- * {@link io.github.ratelimit.core.Outcome#UNAVAILABLE UNAVAILABLE}). The default is
- * {@link ProblemDetailsBodyWriter}; declare a bean of this type to answer in your API's
- * own error format. The status and headers are written by the limiter either way (see
- * {@link RateLimitStatus} and {@link RateLimitHeaders}).
+ * Writes the body of a refused request (a {@link Decision.Refusal}: rejected, blocked,
+ * denied, banned or unavailable). The default is {@link ProblemDetailsBodyWriter};
+ * declare a bean of this type to answer in your API's own error format. The status and
+ * headers are written by the limiter either way (see {@link RateLimitStatus} and
+ * {@link RateLimitHeaders}).
  * <p>
  * Implementations run on the request path, possibly on an event loop: they must not
  * block, and should not throw.
@@ -22,11 +21,11 @@ public interface RejectionBodyWriter {
 
 	/**
 	 * Writes the body of a refusal.
-	 * @param decision a decision whose outcome refuses the request
+	 * @param refusal the refusal; match on its record for what it carries
 	 * @param requestId the request id sent in {@code X-Request-Id}, already sanitized by
 	 * {@link RequestIds}
 	 * @return the body, encoded as {@link #contentType()} says
 	 */
-	byte[] write(Decision decision, String requestId);
+	byte[] write(Decision.Refusal refusal, String requestId);
 
 }

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
@@ -150,7 +151,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	@Override
 	public void onDecision(Decision decision, long elapsedNanos) {
 		MeterRegistry registry = this.registry;
-		if (registry == null || decision.outcome() == Outcome.UNLIMITED) {
+		if (registry == null || decision instanceof Decision.Unlimited) {
 			return;
 		}
 		String tier = decision.identity().tier();
@@ -165,7 +166,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 						.register(registry));
 		}
 		counter.increment();
-		for (Decision.Warning warning : decision.warnings()) {
+		for (LimitReport.Warning warning : decision.limits().warnings()) {
 			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
 					warning.state().dimension().key(), tier, group);
 			this.warnings
@@ -183,44 +184,47 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	}
 
 	private static DecisionKey key(Decision decision, String tier, String group) {
-		PolicyState binding = decision.binding();
+		PolicyState binding = decision.limits().binding();
 		String scope = (binding != null) ? binding.dimension().key() : NONE;
 		String mode = (binding != null) ? mode(binding.policy()) : NONE;
-		String outcome;
-		switch (decision.outcome()) {
-			case ALLOWED -> {
-				outcome = "allowed";
-				if (!decision.observed().isEmpty()) {
-					PolicyState observed = decision.observed().get(0);
-					outcome = "observed";
-					scope = observed.dimension().key();
-					mode = "observe";
-				}
-				else {
-					for (Decision.Warning warning : decision.warnings()) {
-						if (warning.overLimit()) {
-							outcome = "warned";
-							scope = warning.state().dimension().key();
-							mode = "warn";
-							break;
-						}
+		String outcome = outcome(decision.outcome());
+		if (decision instanceof Decision.Allowed allowed) {
+			// what a policy in observe or warn mode would have refused is named as such
+			if (!allowed.observed().isEmpty()) {
+				outcome = "observed";
+				scope = allowed.observed().get(0).dimension().key();
+				mode = "observe";
+			}
+			else {
+				for (LimitReport.Warning warning : allowed.limits().warnings()) {
+					if (warning.overLimit()) {
+						outcome = "warned";
+						scope = warning.state().dimension().key();
+						mode = "warn";
+						break;
 					}
 				}
 			}
-			case REJECTED -> outcome = "rejected";
-			case BLOCKED -> {
-				outcome = "blocked";
-				Policy blockedBy = decision.blockedBy();
-				scope = (blockedBy != null) ? blockedBy.dimension().key() : NONE;
-				mode = (blockedBy != null) ? mode(blockedBy) : NONE;
-			}
-			case DENIED -> outcome = "denied";
-			case BANNED -> outcome = "banned";
-			case ADMITTED_ON_ERROR -> outcome = "error";
-			case UNAVAILABLE -> outcome = "unavailable";
-			default -> outcome = "unlimited";
+		}
+		else if (decision instanceof Decision.Blocked blocked) {
+			scope = blocked.blockedBy().dimension().key();
+			mode = mode(blocked.blockedBy());
 		}
 		return new DecisionKey(outcome, scope, tier, group, mode);
+	}
+
+	/** The {@code outcome} tag. */
+	private static String outcome(Outcome outcome) {
+		return switch (outcome) {
+			case UNLIMITED -> "unlimited";
+			case ALLOWED -> "allowed";
+			case REJECTED -> "rejected";
+			case BLOCKED -> "blocked";
+			case DENIED -> "denied";
+			case BANNED -> "banned";
+			case ADMITTED_ON_ERROR -> "error";
+			case UNAVAILABLE -> "unavailable";
+		};
 	}
 
 	private static String mode(Policy policy) {

@@ -6,6 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.PolicyState;
 
 /**
@@ -20,28 +21,29 @@ public final class GateDecisions {
 	}
 
 	/**
-	 * The decision whose headers the response shows.
+	 * The limits the response shows.
 	 * @param gate what the gate decided, or {@code null} when it decided nothing
 	 * @param after what the filter after authentication decided
-	 * @return {@code after} with the gate's limits added
+	 * @return the limits of {@code after} with the gate's added; when {@code after}
+	 * admits, the binding one is the closest to exhaustion of both
 	 */
-	public static Decision shown(@Nullable Decision gate, Decision after) {
-		if (gate == null || gate.states().isEmpty()) {
-			return after;
+	public static LimitReport shown(@Nullable Decision gate, Decision after) {
+		LimitReport limits = after.limits();
+		if (gate == null || gate.limits().states().isEmpty()) {
+			return limits;
 		}
-		List<PolicyState> states = new ArrayList<>(gate.states().size() + after.states().size());
-		states.addAll(gate.states());
-		states.addAll(after.states());
-		List<Decision.Warning> warnings = new ArrayList<>(gate.warnings());
-		warnings.addAll(after.warnings());
-		PolicyState binding = after.binding();
-		if (after.outcome().admits()
-				&& (binding == null || (gate.binding() != null && gate.binding().remaining() < binding.remaining()))) {
-			binding = gate.binding();
+		LimitReport before = gate.limits();
+		List<PolicyState> states = new ArrayList<>(before.states().size() + limits.states().size());
+		states.addAll(before.states());
+		states.addAll(limits.states());
+		List<LimitReport.Warning> warnings = new ArrayList<>(before.warnings());
+		warnings.addAll(limits.warnings());
+		PolicyState binding = limits.binding();
+		if (after instanceof Decision.Admitted && (binding == null
+				|| (before.binding() != null && before.binding().remaining() < binding.remaining()))) {
+			binding = before.binding();
 		}
-		return new Decision(after.outcome().admits() ? gate.outcome() : after.outcome(), after.identity(),
-				after.classification(), List.copyOf(states), binding, after.retryAfterSeconds(), after.blockedBy(),
-				after.decidedAt(), List.copyOf(warnings), after.observed(), after.waitMillis(), after.completion());
+		return new LimitReport(List.copyOf(states), binding, List.copyOf(warnings));
 	}
 
 }

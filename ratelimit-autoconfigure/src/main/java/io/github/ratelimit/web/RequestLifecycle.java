@@ -29,13 +29,17 @@ public final class RequestLifecycle {
 	private final AtomicReference<@Nullable Object> state = new AtomicReference<>();
 
 	/**
-	 * The limiter decided: the request now holds what the decision's
-	 * {@link Decision#completion() completion} gives back. After {@link #end()}, gives it
-	 * back at once.
+	 * The limiter decided: the request now holds what an allowed decision's
+	 * {@link Decision.Allowed#completion() completion} gives back. After {@link #end()},
+	 * gives it back at once.
 	 * @param decision the decision
 	 */
 	public void decided(Decision decision) {
-		Completion completion = decision.completion();
+		if (!(decision instanceof Decision.Allowed allowed)) {
+			// only an allowed request holds anything
+			return;
+		}
+		Completion completion = allowed.completion();
 		if (completion == Completion.NONE || this.state.compareAndSet(null, completion)) {
 			return;
 		}

@@ -22,11 +22,11 @@ class FailOnDemandBodyWriter implements RejectionBodyWriter {
 	}
 
 	@Override
-	public byte[] write(Decision decision, String requestId) {
+	public byte[] write(Decision.Refusal refusal, String requestId) {
 		if (FAIL_REQUEST_ID.equals(requestId)) {
 			throw new IllegalStateException("A broken body writer (test)");
 		}
-		return this.delegate.write(decision, requestId);
+		return this.delegate.write(refusal, requestId);
 	}
 
 }

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.JsonNode;
 
+import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -224,7 +225,7 @@ abstract class PolicyModelBehaviourTests {
 		@Bean
 		DecisionListener observedDecisionCounter() {
 			return (decision, elapsedNanos) -> {
-				if (decision.outcome().admits() && !decision.observed().isEmpty()) {
+				if (decision instanceof Decision.Allowed allowed && !allowed.observed().isEmpty()) {
 					this.addresses.add(String.valueOf(decision.identity().ip()));
 				}
 			};

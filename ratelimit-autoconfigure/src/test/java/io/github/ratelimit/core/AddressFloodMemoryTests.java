@@ -78,11 +78,12 @@ class AddressFloodMemoryTests {
 		assertThat(limiter.decide(dana, byDefault).outcome()).as("the user's spent hour").isEqualTo(Outcome.REJECTED);
 		Decision next = limiter.decide(paula, byDefault);
 		assertThat(next.outcome()).isEqualTo(Outcome.ALLOWED);
-		PolicyState quota = next.states()
+		PolicyState quota = next.limits()
+			.states()
 			.stream()
 			.filter((state) -> state.name().equals("premium-org-all"))
 			.findFirst()
-			.orElseThrow(() -> new AssertionError("no quota state in " + next.states()));
+			.orElseThrow(() -> new AssertionError("no quota state in " + next.limits().states()));
 		assertThat(quota.remaining()).as("the org's monthly quota").isEqualTo(100_000 - 301);
 	}
 

@@ -77,8 +77,7 @@ class AddressGateTests {
 		assertThat(gate.active()).isTrue();
 		Decision refusal = gate.check(TestRequest.from("2001:db8:1:2::99"), () -> this.classification);
 		assertThat(refusal).isNotNull();
-		assertThat(refusal.outcome()).isEqualTo(Outcome.BANNED);
-		assertThat(refusal.retryAfterSeconds()).isEqualTo(3600);
+		assertThat(Decisions.banned(refusal).retryAfterSeconds()).isEqualTo(3600);
 		assertThat(gate.check(TestRequest.from("2001:db8:1:3::99"), () -> this.classification)).isNull();
 		this.clock.advance(Duration.ofHours(1));
 		assertThat(gate.check(TestRequest.from("2001:db8:1:2::99"), () -> this.classification)).isNull();

@@ -55,13 +55,13 @@ class RateLimiterDecidedBeforeTests {
 		for (int i = 0; i < 3; i++) {
 			Decision gate = this.limiter.decide(TestRequest.from("203.0.113.7"), this.login,
 					CheckScope.OUTCOME_COUNTED);
-			assertThat(gate.states()).extracting(PolicyState::name).containsExactly("anonymous-ip-login");
+			assertThat(gate.limits().states()).extracting(PolicyState::name).containsExactly("anonymous-ip-login");
 			Decision after = this.limiter.decide(TestRequest.from("203.0.113.7"), this.login,
 					RateLimiter.decidedLimits(gate));
-			assertThat(after.states()).extracting(PolicyState::name).doesNotContain("anonymous-ip-login");
-			assertThat(after.outcome().admits()).isTrue();
-			gate.completion().responseDone(401);
-			after.completion().responseDone(401);
+			assertThat(after.limits().states()).extracting(PolicyState::name).doesNotContain("anonymous-ip-login");
+			// nothing of the login group is left to decide after authentication
+			assertThat(after).isInstanceOf(Decision.Unlimited.class);
+			Decisions.allowed(gate).completion().responseDone(401);
 		}
 		// counted once per attempt: three failures spend a budget of three, no more
 		assertThat(
@@ -72,7 +72,7 @@ class RateLimiterDecidedBeforeTests {
 	@Test
 	void withNothingDecidedBeforeEveryLimitIsDecided() {
 		Decision whole = this.limiter.decide(TestRequest.from("203.0.113.8"), this.login, Set.of());
-		assertThat(whole.states()).extracting(PolicyState::name).contains("anonymous-ip-login");
+		assertThat(whole.limits().states()).extracting(PolicyState::name).contains("anonymous-ip-login");
 	}
 
 }

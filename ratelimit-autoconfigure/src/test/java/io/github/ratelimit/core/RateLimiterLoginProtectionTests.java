@@ -81,7 +81,7 @@ class RateLimiterLoginProtectionTests {
 	private Decision settled(String address, @Nullable LoginAttempt attempt, int status) {
 		Decision decision = attempt(address, attempt);
 		assertThat(decision.outcome()).as("attempt from %s", address).isEqualTo(Outcome.ALLOWED);
-		decision.completion().responseDone(status);
+		Decisions.allowed(decision).completion().responseDone(status);
 		return decision;
 	}
 
@@ -89,15 +89,13 @@ class RateLimiterLoginProtectionTests {
 	void anAddressHasItsBudgetOfFailedAttempts() {
 		for (int i = 0; i < 3; i++) {
 			Decision decision = settled(ADDRESS, LoginAttempt.ANONYMOUS, 401);
-			assertThat(decision.states()).extracting(PolicyState::name).containsExactly("login-ip-failures");
+			assertThat(decision.limits().states()).extracting(PolicyState::name).containsExactly("login-ip-failures");
 		}
-		Decision refused = attempt(ADDRESS, LoginAttempt.ANONYMOUS);
-		assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
+		Decision.Rejected refused = Decisions.rejected(attempt(ADDRESS, LoginAttempt.ANONYMOUS));
 		assertThat(refused.binding().name()).isEqualTo("login-ip-failures");
 		assertThat(refused.binding().dimension()).isEqualTo(Dimension.IP);
 		// 3 a minute: one comes back every 20 seconds
 		assertThat(refused.retryAfterSeconds()).isEqualTo(20);
-		assertThat(refused.completion()).isSameAs(Completion.NONE);
 		// another address has a budget of its own
 		assertThat(attempt("203.0.113.8", LoginAttempt.ANONYMOUS).outcome()).isEqualTo(Outcome.ALLOWED);
 		this.time.advance(Duration.ofSeconds(20));
@@ -111,7 +109,7 @@ class RateLimiterLoginProtectionTests {
 		}
 		Decision refused = attempt(ADDRESS, LoginAttempt.on("alice"));
 		assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(refused.binding().name()).isEqualTo("login-ip-failures");
+		assertThat(refused.limits().binding().name()).isEqualTo("login-ip-failures");
 	}
 
 	@Test
@@ -133,7 +131,7 @@ class RateLimiterLoginProtectionTests {
 			// count is "401": a 403 is not a failed login here
 			settled(ADDRESS, LoginAttempt.ANONYMOUS, 403);
 		}
-		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).binding().remaining()).isEqualTo(2);
+		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).limits().binding().remaining()).isEqualTo(2);
 	}
 
 	@Test
@@ -143,24 +141,25 @@ class RateLimiterLoginProtectionTests {
 		}
 		Decision refused = attempt("198.51.100.6", LoginAttempt.on("ALICE "));
 		assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(refused.binding().dimension()).isEqualTo(Dimension.ACCOUNT);
-		assertThat(refused.binding().name()).isEqualTo("login-account-failures");
+		assertThat(refused.limits().binding().dimension()).isEqualTo(Dimension.ACCOUNT);
+		assertThat(refused.limits().binding().name()).isEqualTo("login-account-failures");
 		// the binding names the hash, never the name tried
-		assertThat(refused.binding().id()).isEqualTo(LoginAttempt.on("alice").account());
+		assertThat(refused.limits().binding().id()).isEqualTo(LoginAttempt.on("alice").account());
 		// the fresh address may still try other accounts: the refusal took nothing from
 		// its own budget
 		for (int i = 0; i < 3; i++) {
 			settled("198.51.100.6", LoginAttempt.on("bob"), 401);
 		}
-		assertThat(attempt("198.51.100.6", LoginAttempt.on("carol")).binding().name()).isEqualTo("login-ip-failures");
+		assertThat(attempt("198.51.100.6", LoginAttempt.on("carol")).limits().binding().name())
+			.isEqualTo("login-ip-failures");
 	}
 
 	@Test
 	void anAttemptOnNoAccountSpendsNoAccountBudget() {
 		Decision decision = settled(ADDRESS, LoginAttempt.ANONYMOUS, 401);
-		assertThat(decision.states()).extracting(PolicyState::dimension).containsExactly(Dimension.IP);
+		assertThat(decision.limits().states()).extracting(PolicyState::dimension).containsExactly(Dimension.IP);
 		Decision named = settled("203.0.113.8", LoginAttempt.on("alice"), 401);
-		assertThat(named.states()).extracting(PolicyState::name)
+		assertThat(named.limits().states()).extracting(PolicyState::name)
 			.containsExactlyInAnyOrder("login-ip-failures", "login-account-failures");
 	}
 
@@ -171,7 +170,7 @@ class RateLimiterLoginProtectionTests {
 		this.limiter = limiter(this.protection);
 		for (int i = 1; i <= 10; i++) {
 			Decision decision = settled("198.51.100." + i, LoginAttempt.on("alice"), 401);
-			assertThat(decision.states()).extracting(PolicyState::name).containsExactly("login-ip-failures");
+			assertThat(decision.limits().states()).extracting(PolicyState::name).containsExactly("login-ip-failures");
 		}
 	}
 
@@ -181,14 +180,14 @@ class RateLimiterLoginProtectionTests {
 			Decision decision = attempt(ADDRESS, Classification.EXCLUDED, CheckScope.OUTCOME_COUNTED,
 					LoginAttempt.on("alice"));
 			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
-			assertThat(decision.states()).extracting(PolicyState::name)
+			assertThat(decision.limits().states()).extracting(PolicyState::name)
 				.containsExactlyInAnyOrder("login-ip-failures", "login-account-failures");
-			decision.completion().responseDone(401);
+			Decisions.allowed(decision).completion().responseDone(401);
 		}
 		Decision refused = attempt(ADDRESS, Classification.EXCLUDED, CheckScope.OUTCOME_COUNTED,
 				LoginAttempt.on("alice"));
 		assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(refused.binding().name()).isEqualTo("login-ip-failures");
+		assertThat(refused.limits().binding().name()).isEqualTo("login-ip-failures");
 		// what presents no credentials there stays unlimited, spent budget or not
 		assertThat(attempt(ADDRESS, Classification.EXCLUDED, CheckScope.OUTCOME_COUNTED, null).outcome())
 			.isEqualTo(Outcome.UNLIMITED);
@@ -204,13 +203,13 @@ class RateLimiterLoginProtectionTests {
 			Decision rest = attempt(ADDRESS, Classification.of("default", 1), CheckScope.COUNTING_EVERY_RESPONSE,
 					LoginAttempt.on("alice"));
 			assertThat(rest.outcome()).isEqualTo(Outcome.ALLOWED);
-			assertThat(rest.states()).extracting(PolicyState::name).containsExactly("anonymous-ip-default");
-			rest.completion().responseDone(401);
+			assertThat(rest.limits().states()).extracting(PolicyState::name).containsExactly("anonymous-ip-default");
+			Decisions.allowed(rest).completion().responseDone(401);
 		}
 		// the gate's budget is untouched
 		Decision gate = attempt(ADDRESS, LoginAttempt.on("alice"));
 		assertThat(gate.outcome()).isEqualTo(Outcome.ALLOWED);
-		assertThat(gate.states()).filteredOn((state) -> state.name().equals("login-ip-failures"))
+		assertThat(gate.limits().states()).filteredOn((state) -> state.name().equals("login-ip-failures"))
 			.extracting(PolicyState::remaining)
 			.containsExactly(2L);
 	}
@@ -222,7 +221,7 @@ class RateLimiterLoginProtectionTests {
 			// the default group counts every response: nothing for a gate to decide
 			assertThat(decision.outcome()).isEqualTo(Outcome.UNLIMITED);
 		}
-		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).binding().remaining()).isEqualTo(2);
+		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).limits().binding().remaining()).isEqualTo(2);
 	}
 
 	@Test
@@ -281,8 +280,7 @@ class RateLimiterLoginProtectionTests {
 		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).outcome()).isEqualTo(Outcome.REJECTED);
 		assertThat(attempt(ADDRESS, LoginAttempt.ANONYMOUS).outcome()).isEqualTo(Outcome.REJECTED);
 		assertThat(this.control.bansStarted()).isEqualTo(1);
-		Decision banned = attempt(ADDRESS, LoginAttempt.ANONYMOUS);
-		assertThat(banned.outcome()).isEqualTo(Outcome.BANNED);
+		Decision.Banned banned = Decisions.banned(attempt(ADDRESS, LoginAttempt.ANONYMOUS));
 		assertThat(banned.retryAfterSeconds()).isEqualTo(Duration.ofMinutes(15).toSeconds());
 		// banned for the address, not only for its logins
 		assertThat(this.limiter.decide(TestRequest.from(ADDRESS), Classification.of("default", 1)).outcome())

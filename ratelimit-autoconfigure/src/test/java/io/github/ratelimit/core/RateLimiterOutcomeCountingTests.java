@@ -62,18 +62,15 @@ class RateLimiterOutcomeCountingTests {
 			Decision success = attempt("login");
 			assertThat(success.outcome()).isEqualTo(Outcome.ALLOWED);
 			// remaining counts the reservation in flight
-			assertThat(success.binding().remaining()).isEqualTo(2);
-			success.completion().responseDone(200);
+			assertThat(success.limits().binding().remaining()).isEqualTo(2);
+			Decisions.allowed(success).completion().responseDone(200);
 		}
 		for (int i = 2; i >= 0; i--) {
 			Decision failure = attempt("login");
-			assertThat(failure.binding().remaining()).isEqualTo(i);
-			failure.completion().responseDone(401);
+			assertThat(failure.limits().binding().remaining()).isEqualTo(i);
+			Decisions.allowed(failure).completion().responseDone(401);
 		}
-		Decision refused = attempt("login");
-		assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(refused.retryAfterSeconds()).isEqualTo(20);
-		assertThat(refused.completion()).isSameAs(Completion.NONE);
+		assertThat(Decisions.rejected(attempt("login")).retryAfterSeconds()).isEqualTo(20);
 	}
 
 	@Test
@@ -84,10 +81,10 @@ class RateLimiterOutcomeCountingTests {
 		// three attempts in flight hold the whole budget: a fourth is refused whatever
 		// its outcome would be
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.REJECTED);
-		first.completion().responseDone(204);
+		Decisions.allowed(first).completion().responseDone(204);
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.ALLOWED);
-		second.completion().responseDone(500);
-		third.completion().responseDone(403);
+		Decisions.allowed(second).completion().responseDone(500);
+		Decisions.allowed(third).completion().responseDone(403);
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.REJECTED);
 	}
 
@@ -96,9 +93,9 @@ class RateLimiterOutcomeCountingTests {
 		Decision first = attempt("login");
 		attempt("login");
 		attempt("login");
-		first.completion().responseDone(200);
-		first.completion().responseDone(200);
-		first.completion().responseDone();
+		Decisions.allowed(first).completion().responseDone(200);
+		Decisions.allowed(first).completion().responseDone(200);
+		Decisions.allowed(first).completion().responseDone();
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.ALLOWED);
 		assertThat(attempt("login").outcome()).isEqualTo(Outcome.REJECTED);
 	}
@@ -106,20 +103,20 @@ class RateLimiterOutcomeCountingTests {
 	@Test
 	void anUnknownOutcomeStaysCountedAndARequestThatNeverRanDoesNot() {
 		Decision unknown = attempt("login");
-		unknown.completion().responseDone();
+		Decisions.allowed(unknown).completion().responseDone();
 		Decision notRun = attempt("login");
-		notRun.completion().responseDone(Completion.NOT_RUN);
-		assertThat(attempt("login").binding().remaining()).isEqualTo(1);
+		Decisions.allowed(notRun).completion().responseDone(Completion.NOT_RUN);
+		assertThat(attempt("login").limits().binding().remaining()).isEqualTo(1);
 	}
 
 	@Test
 	void listedStatusesAreTheOnlyOnesCounted() {
 		for (int i = 0; i < 5; i++) {
 			// a 403 is a failure, but not one this group counts
-			attempt("pin").completion().responseDone(403);
+			Decisions.allowed(attempt("pin")).completion().responseDone(403);
 		}
 		for (int i = 0; i < 3; i++) {
-			attempt("pin").completion().responseDone(401);
+			Decisions.allowed(attempt("pin")).completion().responseDone(401);
 		}
 		assertThat(attempt("pin").outcome()).isEqualTo(Outcome.REJECTED);
 	}
@@ -127,8 +124,8 @@ class RateLimiterOutcomeCountingTests {
 	@Test
 	void limitsThatCountEveryResponseHoldNothingToSettle() {
 		Decision decision = attempt("default");
-		assertThat(decision.completion()).isSameAs(Completion.NONE);
-		assertThat(decision.completion().countsByOutcome()).isFalse();
+		assertThat(Decisions.allowed(decision).completion()).isSameAs(Completion.NONE);
+		assertThat(Decisions.allowed(decision).completion().countsByOutcome()).isFalse();
 	}
 
 	@Test
@@ -136,12 +133,12 @@ class RateLimiterOutcomeCountingTests {
 		for (int i = 0; i < 3; i++) {
 			Decision gate = this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.of("login", 1),
 					CheckScope.OUTCOME_COUNTED);
-			assertThat(gate.states()).extracting(PolicyState::name).containsExactly("anonymous-ip-login");
+			assertThat(gate.limits().states()).extracting(PolicyState::name).containsExactly("anonymous-ip-login");
 			Decision rest = this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.of("login", 1),
 					CheckScope.COUNTING_EVERY_RESPONSE);
-			assertThat(rest.states()).extracting(PolicyState::name).doesNotContain("anonymous-ip-login");
+			assertThat(rest.limits().states()).extracting(PolicyState::name).doesNotContain("anonymous-ip-login");
 			// refused by authentication: the gate settles with the 401 it sees written
-			gate.completion().responseDone(401);
+			Decisions.allowed(gate).completion().responseDone(401);
 		}
 		assertThat(this.limiter
 			.decide(TestRequest.from("203.0.113.7"), Classification.of("login", 1), CheckScope.OUTCOME_COUNTED)

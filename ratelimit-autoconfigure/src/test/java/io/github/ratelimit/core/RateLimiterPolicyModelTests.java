@@ -63,16 +63,14 @@ class RateLimiterPolicyModelTests {
 	@Test
 	void observedGroupNeverRefusesNorShowsButRecordsWouldBeRefusals() {
 		for (int i = 0; i < 2; i++) {
-			Decision decision = decide(this.limiter, "203.0.113.1", "observed");
-			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
+			Decision.Allowed decision = Decisions.allowed(decide(this.limiter, "203.0.113.1", "observed"));
 			assertThat(decision.observed()).isEmpty();
 		}
-		Decision over = decide(this.limiter, "203.0.113.1", "observed");
-		assertThat(over.outcome()).isEqualTo(Outcome.ALLOWED);
+		Decision.Allowed over = Decisions.allowed(decide(this.limiter, "203.0.113.1", "observed"));
 		// the default limit (2/1m) and the backstop both apply to the group, both
 		// observed: nothing to show
-		assertThat(over.hasLimits()).isFalse();
-		assertThat(over.states()).isEmpty();
+		assertThat(over.limits().binding()).isNull();
+		assertThat(over.limits().states()).isEmpty();
 		assertThat(over.observed()).singleElement()
 			.satisfies((state) -> assertThat(state.name()).isEqualTo("anonymous-ip-default"));
 		assertThat(over.wouldHaveBeenRefused()).isTrue();
@@ -85,27 +83,26 @@ class RateLimiterPolicyModelTests {
 	void warnedGroupAdmitsWithTheHeadersStateAndAnOverLimitWarning() {
 		decide(this.limiter, "203.0.113.2", "warned");
 		decide(this.limiter, "203.0.113.2", "warned");
-		Decision over = decide(this.limiter, "203.0.113.2", "warned");
-		assertThat(over.outcome()).isEqualTo(Outcome.ALLOWED);
-		assertThat(over.binding().name()).isEqualTo("anonymous-ip-default");
-		assertThat(over.binding().remaining()).isZero();
-		assertThat(over.warnings()).singleElement().satisfies((warning) -> {
+		Decision.Allowed over = Decisions.allowed(decide(this.limiter, "203.0.113.2", "warned"));
+		assertThat(over.limits().binding().name()).isEqualTo("anonymous-ip-default");
+		assertThat(over.limits().binding().remaining()).isZero();
+		assertThat(over.limits().warnings()).singleElement().satisfies((warning) -> {
 			assertThat(warning.overLimit()).isTrue();
 			assertThat(warning.state().name()).isEqualTo("anonymous-ip-default");
 		});
-		assertThat(over.retryAfterSeconds()).isZero();
+		assertThat(over.wouldHaveBeenRefused()).isTrue();
 	}
 
 	@Test
 	void softLimitWarnsFromTheThresholdAndRefusesOnlyAtTheLimit() {
 		// soft: 4 a minute, warn-at 50%: remaining 3 is quiet, 2 and below warn
 		Decision first = decide(this.limiter, "203.0.113.3", "soft");
-		assertThat(first.warnings()).isEmpty();
+		assertThat(first.limits().warnings()).isEmpty();
 		for (int remaining = 2; remaining >= 0; remaining--) {
 			Decision decision = decide(this.limiter, "203.0.113.3", "soft");
 			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
 			long expected = remaining;
-			assertThat(decision.warnings()).singleElement().satisfies((warning) -> {
+			assertThat(decision.limits().warnings()).singleElement().satisfies((warning) -> {
 				assertThat(warning.overLimit()).isFalse();
 				assertThat(warning.state().remaining()).isEqualTo(expected);
 			});
@@ -130,13 +127,10 @@ class RateLimiterPolicyModelTests {
 		// would wait 1s
 		decide(this.limiter, "203.0.113.5", "patient");
 		decide(this.limiter, "203.0.113.5", "patient");
-		Decision waiting = decide(this.limiter, "203.0.113.5", "patient");
-		assertThat(waiting.outcome()).isEqualTo(Outcome.ALLOWED);
+		Decision.Allowed waiting = Decisions.allowed(decide(this.limiter, "203.0.113.5", "patient"));
 		assertThat(waiting.waitMillis()).isBetween(1L, 500L);
 		assertThat(this.limiter.waiting()).isEqualTo(1);
-		Decision tooLong = decide(this.limiter, "203.0.113.5", "patient");
-		assertThat(tooLong.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(tooLong.waitMillis()).isZero();
+		assertThat(decide(this.limiter, "203.0.113.5", "patient")).isInstanceOf(Decision.Rejected.class);
 		waiting.completion().waitOver();
 		waiting.completion().responseDone();
 		assertThat(this.limiter.waiting()).isZero();
@@ -147,7 +141,7 @@ class RateLimiterPolicyModelTests {
 		RateLimiter limiter = limiter(1);
 		decide(limiter, "203.0.113.6", "patient");
 		decide(limiter, "203.0.113.6", "patient");
-		Decision waiting = decide(limiter, "203.0.113.6", "patient");
+		Decision.Allowed waiting = Decisions.allowed(decide(limiter, "203.0.113.6", "patient"));
 		assertThat(waiting.waitMillis()).isPositive();
 		// another caller's request would wait too, but the one waiting slot is taken
 		decide(limiter, "203.0.113.7", "patient");
@@ -157,7 +151,9 @@ class RateLimiterPolicyModelTests {
 		this.time.advance(Duration.ofSeconds(2));
 		decide(limiter, "203.0.113.8", "patient");
 		decide(limiter, "203.0.113.8", "patient");
-		assertThat(decide(limiter, "203.0.113.8", "patient").waitMillis()).as("the slot is free again").isPositive();
+		assertThat(Decisions.allowed(decide(limiter, "203.0.113.8", "patient")).waitMillis())
+			.as("the slot is free again")
+			.isPositive();
 	}
 
 }

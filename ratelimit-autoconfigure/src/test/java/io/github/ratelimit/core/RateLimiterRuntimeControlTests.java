@@ -68,8 +68,8 @@ class RateLimiterRuntimeControlTests {
 	@Test
 	void aDenyListedAddressIsRefusedWithoutAStoreCall() {
 		Decision decision = via("127.0.0.1", "192.0.2.7");
+		assertThat(decision).isInstanceOf(Decision.Denied.class);
 		assertThat(decision.outcome()).isEqualTo(Outcome.DENIED);
-		assertThat(decision.outcome().admits()).isFalse();
 		assertThat(this.store.calls).isEmpty();
 	}
 
@@ -85,7 +85,7 @@ class RateLimiterRuntimeControlTests {
 	void anAllowRuleWithATierPutsTheCallerInIt() {
 		Decision decision = via("127.0.0.1", "203.0.113.200");
 		assertThat(decision.identity().tier()).isEqualTo("partner");
-		assertThat(decision.binding().name()).isEqualTo("partner-ip-default");
+		assertThat(decision.limits().binding().name()).isEqualTo("partner-ip-default");
 	}
 
 	@Test
@@ -110,12 +110,11 @@ class RateLimiterRuntimeControlTests {
 			assertThat(via("127.0.0.1", "203.0.113.5").outcome()).isEqualTo(Outcome.REJECTED);
 		}
 		int calls = this.store.calls.size();
-		Decision banned = via("127.0.0.1", "203.0.113.5");
-		assertThat(banned.outcome()).isEqualTo(Outcome.BANNED);
+		Decision.Banned banned = Decisions.banned(via("127.0.0.1", "203.0.113.5"));
 		assertThat(banned.retryAfterSeconds()).isEqualTo(3600);
 		assertThat(this.store.calls).hasSize(calls);
 		this.time.advance(Duration.ofMinutes(30));
-		assertThat(via("127.0.0.1", "203.0.113.5").retryAfterSeconds()).isEqualTo(1800);
+		assertThat(Decisions.banned(via("127.0.0.1", "203.0.113.5")).retryAfterSeconds()).isEqualTo(1800);
 		assertThat(this.control.liftBan(Subject.of(Dimension.IP, "203.0.113.5"))).isTrue();
 		// half an hour refilled two and a half of the 5 an hour
 		assertThat(via("127.0.0.1", "203.0.113.5").outcome()).isEqualTo(Outcome.ALLOWED);
@@ -130,18 +129,18 @@ class RateLimiterRuntimeControlTests {
 		// at the new rate
 		this.control.setOverride(Dimension.IP, "203.0.113.6", "default", "50/1h", null);
 		Decision raised = via("127.0.0.1", "203.0.113.6");
-		assertThat(raised.binding().name()).isEqualTo("override-ip-default");
-		assertThat(raised.binding().limit()).isEqualTo(50);
-		assertThat(raised.binding().remaining()).isEqualTo(1);
+		assertThat(raised.limits().binding().name()).isEqualTo("override-ip-default");
+		assertThat(raised.limits().binding().limit()).isEqualTo(50);
+		assertThat(raised.limits().binding().remaining()).isEqualTo(1);
 		this.time.advance(Duration.ofMinutes(12));
 		// 12 minutes of 50 an hour: 10 more
-		assertThat(via("127.0.0.1", "203.0.113.6").binding().remaining()).isEqualTo(10);
+		assertThat(via("127.0.0.1", "203.0.113.6").limits().binding().remaining()).isEqualTo(10);
 		// lowered below what is held: capped at the new capacity, not handed a fresh
 		// bucket
 		this.control.setOverride(Dimension.IP, "203.0.113.6", "default", "3/1h", null);
-		assertThat(via("127.0.0.1", "203.0.113.6").binding().remaining()).isEqualTo(2);
+		assertThat(via("127.0.0.1", "203.0.113.6").limits().binding().remaining()).isEqualTo(2);
 		this.control.deleteOverride(Dimension.IP, "203.0.113.6", "default");
-		assertThat(via("127.0.0.1", "203.0.113.6").binding().name()).isEqualTo("anonymous-ip-default");
+		assertThat(via("127.0.0.1", "203.0.113.6").limits().binding().name()).isEqualTo("anonymous-ip-default");
 	}
 
 	/** Records every decision it passes on. */

@@ -83,13 +83,12 @@ class RateLimiterTests {
 		for (int i = 2; i >= 0; i--) {
 			Decision decision = anonymous("default");
 			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
-			assertThat(decision.binding().remaining()).isEqualTo(i);
-			assertThat(decision.binding().name()).isEqualTo("anonymous-ip-default");
+			assertThat(decision.limits().binding().remaining()).isEqualTo(i);
+			assertThat(decision.limits().binding().name()).isEqualTo("anonymous-ip-default");
 		}
-		Decision rejected = anonymous("default");
-		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.IP);
-		assertThat(rejected.binding().id()).isEqualTo("203.0.113.7");
+		Decision.Rejected rejected = Decisions.rejected(anonymous("default"));
+		assertThat(rejected.limits().binding().dimension()).isEqualTo(Dimension.IP);
+		assertThat(rejected.limits().binding().id()).isEqualTo("203.0.113.7");
 		assertThat(rejected.retryAfterSeconds()).isEqualTo(20);
 		assertThat(rejected.violatedPolicies()).containsExactly("anonymous-ip-default");
 	}
@@ -118,9 +117,10 @@ class RateLimiterTests {
 		for (int i = 0; i < 5; i++) {
 			Decision rejected = premium("bob", "default", 1);
 			assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
-			assertThat(rejected.binding().dimension()).isEqualTo(Dimension.ORG);
-			assertThat(rejected.binding().id()).isEqualTo("acme");
-			PolicyState userState = rejected.states()
+			assertThat(rejected.limits().binding().dimension()).isEqualTo(Dimension.ORG);
+			assertThat(rejected.limits().binding().id()).isEqualTo("acme");
+			PolicyState userState = rejected.limits()
+				.states()
 				.stream()
 				.filter((state) -> state.dimension() == Dimension.USER)
 				.findFirst()
@@ -132,7 +132,8 @@ class RateLimiterTests {
 		this.time.advance(Duration.ofMillis(7500));
 		Decision admitted = premium("bob", "default", 1);
 		assertThat(admitted.outcome()).isEqualTo(Outcome.ALLOWED);
-		assertThat(admitted.states()
+		assertThat(admitted.limits()
+			.states()
 			.stream()
 			.filter((state) -> state.dimension() == Dimension.USER)
 			.findFirst()
@@ -145,11 +146,10 @@ class RateLimiterTests {
 		// user limit 5/1m (12 s per token) and org 8/1m (7.5 s per token): cost 5 spends
 		// the user first
 		assertThat(premium("carol", "default", 5).outcome()).isEqualTo(Outcome.ALLOWED);
-		Decision rejected = premium("carol", "default", 5);
-		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+		Decision.Rejected rejected = Decisions.rejected(premium("carol", "default", 5));
 		// user needs 5 tokens (60 s), org needs 2 (15 s): the user's wait is the one that
 		// matters
-		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.USER);
+		assertThat(rejected.limits().binding().dimension()).isEqualTo(Dimension.USER);
 		assertThat(rejected.retryAfterSeconds()).isEqualTo(60);
 		assertThat(rejected.violatedPolicies()).containsExactly("premium-user-default", "premium-org-default");
 	}
@@ -157,14 +157,13 @@ class RateLimiterTests {
 	@Test
 	void costIsChargedToEveryBucket() {
 		Decision decision = premium("dave", "export", 4);
-		assertThat(decision.states()).extracting(PolicyState::remaining).containsExactly(16L, 1L, 96L);
+		assertThat(decision.limits().states()).extracting(PolicyState::remaining).containsExactly(16L, 1L, 96L);
 	}
 
 	@Test
 	void blockedTierAnswersBlockedWithoutTouchingTheStore() {
 		Decision decision = anonymous("admin");
-		assertThat(decision.outcome()).isEqualTo(Outcome.BLOCKED);
-		assertThat(decision.blockedBy().name()).isEqualTo("anonymous-ip-admin");
+		assertThat(Decisions.blocked(decision).blockedBy().name()).isEqualTo("anonymous-ip-admin");
 		assertThat(this.store.size()).isZero();
 	}
 
@@ -183,15 +182,16 @@ class RateLimiterTests {
 		TestRequest alice = TestRequest.from("203.0.113.7").header("X-User", "alice").header("X-Tier", "premium");
 		assertThat(this.limiter.decide(alice, classification).outcome()).isEqualTo(Outcome.ALLOWED);
 		Decision second = this.limiter.decide(alice, classification);
-		assertThat(second.states()).extracting(PolicyState::name).contains("inline-user-ReportController.run");
+		assertThat(second.limits().states()).extracting(PolicyState::name).contains("inline-user-ReportController.run");
 		Decision third = this.limiter.decide(alice, classification);
 		assertThat(third.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(third.binding().name()).isEqualTo("inline-user-ReportController.run");
+		assertThat(third.limits().binding().name()).isEqualTo("inline-user-ReportController.run");
 		// another user, and anonymous callers by address, have budgets of their own
 		TestRequest bob = TestRequest.from("203.0.113.7").header("X-User", "bob").header("X-Tier", "premium");
 		assertThat(this.limiter.decide(bob, classification).outcome()).isEqualTo(Outcome.ALLOWED);
 		Decision anonymous = this.limiter.decide(TestRequest.from("198.51.100.20"), classification);
-		assertThat(anonymous.states()).extracting(PolicyState::name).contains("inline-ip-ReportController.run");
+		assertThat(anonymous.limits().states()).extracting(PolicyState::name)
+			.contains("inline-ip-ReportController.run");
 		// the same user elsewhere is not limited by this handler's budget
 		assertThat(this.limiter.decide(alice, Classification.of("default", 1)).outcome()).isEqualTo(Outcome.ALLOWED);
 	}
@@ -213,8 +213,8 @@ class RateLimiterTests {
 		limiter.decide(one, classification);
 		Decision rejected = limiter.decide(one, classification);
 		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(rejected.binding().dimension()).isEqualTo(Dimension.TOKEN);
-		assertThat(rejected.binding().id()).startsWith("t-").doesNotContain("secret");
+		assertThat(rejected.limits().binding().dimension()).isEqualTo(Dimension.TOKEN);
+		assertThat(rejected.limits().binding().id()).startsWith("t-").doesNotContain("secret");
 		assertThat(limiter.decide(two, classification).outcome()).isEqualTo(Outcome.ALLOWED);
 	}
 
@@ -222,7 +222,7 @@ class RateLimiterTests {
 	void excludedRequestsAreUnlimited() {
 		Decision decision = this.limiter.decide(TestRequest.from("203.0.113.7"), Classification.EXCLUDED);
 		assertThat(decision.outcome()).isEqualTo(Outcome.UNLIMITED);
-		assertThat(decision.hasLimits()).isFalse();
+		assertThat(decision.limits()).isSameAs(LimitReport.NONE);
 	}
 
 	@Test
@@ -282,12 +282,11 @@ class RateLimiterTests {
 			Decision decision = this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1))
 				.join();
 			assertThat(decision.outcome()).isEqualTo(Outcome.ALLOWED);
-			assertThat(decision.binding().remaining()).isEqualTo(i);
+			assertThat(decision.limits().binding().remaining()).isEqualTo(i);
 		}
 		Decision rejected = this.limiter.decideAsync(TestRequest.from("192.0.2.9"), Classification.of("default", 1))
 			.join();
-		assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
-		assertThat(rejected.retryAfterSeconds()).isEqualTo(20);
+		assertThat(Decisions.rejected(rejected).retryAfterSeconds()).isEqualTo(20);
 	}
 
 	@Test

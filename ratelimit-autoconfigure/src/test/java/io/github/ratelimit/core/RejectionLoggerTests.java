@@ -22,7 +22,10 @@ import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Mode;
+import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
@@ -104,8 +107,8 @@ class RejectionLoggerTests {
 	@Test
 	void aBannedOrDeniedCallerIsNamedAsBansNameIt() {
 		Identity caller = new Identity("mallory", null, null, "203.0.113.66", "anonymous", true);
-		Decision banned = new Decision(Outcome.BANNED, caller, Classification.of("default", 1), List.of(), null, 1800,
-				null, Instant.parse("2026-03-01T10:00:00Z"));
+		Decision banned = new Decision.Banned(caller, Classification.of("default", 1),
+				Instant.parse("2026-03-01T10:00:00Z"), 1800);
 		this.rejectionLogger.onDecision(banned, 0);
 		assertThat(this.appender.list).singleElement()
 			.extracting(ILoggingEvent::getFormattedMessage)
@@ -115,12 +118,28 @@ class RejectionLoggerTests {
 	}
 
 	@Test
+	void aRefusalWithoutALimitNamesThePolicyOnlyWhenBlockedAndRetryAfterOnlyWhenBanned() {
+		Identity caller = new Identity("mallory", null, null, "203.0.113.66", "anonymous", true);
+		Classification admin = Classification.of("admin", 1);
+		Instant now = Instant.parse("2026-03-01T10:00:00Z");
+		Policy blockedBy = new Policy("anonymous", Dimension.IP, "admin", LimitParser.parse("0"));
+		this.rejectionLogger.onDecision(new Decision.Denied(caller, admin, now), 0);
+		this.rejectionLogger.onDecision(new Decision.Blocked(caller, admin, now, blockedBy), 0);
+		this.rejectionLogger.onDecision(new Decision.Unavailable(caller, admin, now), 0);
+		assertThat(this.appender.list).extracting(ILoggingEvent::getFormattedMessage)
+			.containsExactly(
+					"rate limit outcome=DENIED policy=- caller=user:mallory tier=anonymous group=admin retry_after=0 suppressed=0",
+					"rate limit outcome=BLOCKED policy=anonymous-ip-admin caller=user:mallory tier=anonymous group=admin retry_after=0 suppressed=0",
+					"rate limit outcome=UNAVAILABLE policy=- caller=user:mallory tier=anonymous group=admin retry_after=0 suppressed=0");
+	}
+
+	@Test
 	void aUserNameWithLineBreaksCannotForgeALine() {
 		// a JWT's sub is the caller's to choose
 		Identity caller = new Identity("eve\r\n2026-03-01 INFO rate limit outcome=ALLOWED id=admin", null, null,
 				"203.0.113.66", "anonymous", true);
-		Decision banned = new Decision(Outcome.BANNED, caller, Classification.of("default", 1), List.of(), null, 1800,
-				null, Instant.parse("2026-03-01T10:00:00Z"));
+		Decision banned = new Decision.Banned(caller, Classification.of("default", 1),
+				Instant.parse("2026-03-01T10:00:00Z"), 1800);
 		this.rejectionLogger.onDecision(banned, 0);
 		assertThat(this.appender.list).singleElement()
 			.extracting(ILoggingEvent::getFormattedMessage)

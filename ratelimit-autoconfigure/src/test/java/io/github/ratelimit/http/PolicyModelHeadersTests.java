@@ -13,11 +13,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.PolicyState;
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
@@ -44,9 +42,8 @@ class PolicyModelHeadersTests {
 		Policy quota = policy("premium", Dimension.ORG, Policy.ALL_GROUPS, "10000/month");
 		PolicyState userState = admitted(user, 0, "alice", 60, 0);
 		PolicyState quotaState = admitted(quota, 0, "acme", 1800, 0);
-		Decision decision = new Decision(Outcome.ALLOWED, ALICE, Classification.of("default", 1),
-				List.of(quotaState, userState), userState, 0, null, DECIDED_AT,
-				List.of(new Decision.Warning(quotaState, false)), List.of(), 0, Completion.NONE);
+		Decision decision = TestDecisions.allowed(ALICE, "default", new LimitReport(List.of(quotaState, userState),
+				userState, List.of(new LimitReport.Warning(quotaState, false))));
 		Map<String, String> written = write(decision);
 
 		List<ListElement<?>> warnings = Parser.parseList(written.get("RateLimit-Warning")).get();
@@ -69,7 +66,7 @@ class PolicyModelHeadersTests {
 	void concurrencyCapSaysItsUnitAndItsRefusalSaysConcurrency() {
 		Policy cap = policy(PolicyScope.GROUP, Dimension.USER, "export", "2 concurrent");
 		PolicyState state = violated(cap, 0, "alice", 1);
-		Decision decision = rejected(ALICE, "export", state, state);
+		Decision.Rejected decision = rejected(ALICE, "export", state, state);
 		Map<String, String> written = write(decision);
 
 		ListElement<?> member = Parser.parseList(written.get("RateLimit-Policy")).get().get(0);
@@ -99,8 +96,8 @@ class PolicyModelHeadersTests {
 		// 1.7 s before midnight: retry_after rounds up to 2 s, the quota resets at
 		// midnight itself
 		PolicyState state = violated(quota, 0, "acme", 2);
-		Decision decision = new Decision(Outcome.REJECTED, ALICE, Classification.of("default", 1), List.of(state),
-				state, 2, null, Instant.parse("2026-01-17T23:59:58.300Z"));
+		Decision.Rejected decision = TestDecisions.rejectedAt(Instant.parse("2026-01-17T23:59:58.300Z"), ALICE,
+				"default", state, state);
 		JsonNode body = body(decision);
 		assertThat(body.get("retry_after").asLong()).isEqualTo(2);
 		assertThat(body.get("reset_at").asString()).isEqualTo("2026-01-18T00:00:00Z");
@@ -110,8 +107,8 @@ class PolicyModelHeadersTests {
 	void warnModeRefusalIsAnOverLimitWarningOnAnAdmittedResponse() {
 		Policy user = policy("premium", Dimension.USER, "default", "100/1m");
 		PolicyState state = admitted(user, 0, "alice", 0, 1);
-		Decision decision = new Decision(Outcome.ALLOWED, ALICE, Classification.of("default", 1), List.of(state), state,
-				0, null, DECIDED_AT, List.of(new Decision.Warning(state, true)), List.of(), 0, Completion.NONE);
+		Decision decision = TestDecisions.allowed(ALICE, "default",
+				new LimitReport(List.of(state), state, List.of(new LimitReport.Warning(state, true))));
 		Map<String, String> written = write(decision);
 		ListElement<?> warning = Parser.parseList(written.get("RateLimit-Warning")).get().get(0);
 		assertThat(((StringItem) warning.getParams().get("code")).get()).isEqualTo("over-limit");
@@ -129,7 +126,7 @@ class PolicyModelHeadersTests {
 		return written;
 	}
 
-	private static JsonNode body(Decision decision) {
+	private static JsonNode body(Decision.Refusal decision) {
 		byte[] bytes = new ProblemDetailsBodyWriter().write(decision, "req-1");
 		return JsonMapper.builder().build().readTree(bytes);
 	}

@@ -2,7 +2,6 @@ package io.github.ratelimit.http;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.StreamReadFeature;
@@ -11,10 +10,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
@@ -24,9 +21,7 @@ import static io.github.ratelimit.http.TestDecisions.orgExportRejected;
 import static io.github.ratelimit.http.TestDecisions.policy;
 import static io.github.ratelimit.http.TestDecisions.rejected;
 import static io.github.ratelimit.http.TestDecisions.violated;
-import static io.github.ratelimit.http.TestDecisions.withoutLimits;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The problem body, read back with Jackson (strict: duplicate members and trailing tokens
@@ -130,8 +125,8 @@ class ProblemDetailsBodyWriterTests {
 	void resetAtIsRoundedUpToTheSecond() {
 		Policy user = policy("premium", Dimension.USER, "default", "10/1m");
 		PolicyState binding = violated(user, 0, "alice", 23);
-		Decision decision = new Decision(Outcome.REJECTED, ALICE, Classification.of("default", 1), List.of(binding),
-				binding, 23, null, Instant.parse("2026-01-17T12:34:32.250Z"));
+		Decision.Rejected decision = TestDecisions.rejectedAt(Instant.parse("2026-01-17T12:34:32.250Z"), ALICE,
+				"default", binding, binding);
 
 		assertThat(read(decision, "id").get("reset_at").stringValue()).isEqualTo("2026-01-17T12:34:56Z");
 	}
@@ -225,7 +220,7 @@ class ProblemDetailsBodyWriterTests {
 
 	@Test
 	void unavailableStoreAnswersServiceUnavailable() {
-		JsonNode body = read(withoutLimits(Outcome.UNAVAILABLE, ALICE, "export"), "req-2");
+		JsonNode body = read(TestDecisions.unavailable(ALICE, "export"), "req-2");
 
 		assertThat(body.propertyNames()).containsExactly("type", "title", "status", "detail", "code", "group", "tier",
 				"retry_after", "request_id");
@@ -236,16 +231,7 @@ class ProblemDetailsBodyWriterTests {
 		assertThat(body.get("detail").stringValue()).endsWith("Retry after 1 second.");
 	}
 
-	@Test
-	void refusesToWriteABodyForAnAdmittedRequest() {
-		for (Outcome outcome : List.of(Outcome.UNLIMITED, Outcome.ALLOWED, Outcome.ADMITTED_ON_ERROR)) {
-			assertThatIllegalArgumentException()
-				.isThrownBy(() -> this.writer.write(withoutLimits(outcome, ALICE, "default"), "id"))
-				.withMessageContaining(outcome.name());
-		}
-	}
-
-	private static Decision rejectedFor(Dimension dimension, String id, long retryAfter) {
+	private static Decision.Rejected rejectedFor(Dimension dimension, String id, long retryAfter) {
 		Identity identity = new Identity(dimension == Dimension.USER ? id : "alice",
 				dimension == Dimension.ORG ? id : "acme", null, dimension == Dimension.IP ? id : "203.0.113.7",
 				"premium", true);
@@ -254,7 +240,7 @@ class ProblemDetailsBodyWriterTests {
 		return rejected(identity, "default", binding, binding);
 	}
 
-	private JsonNode read(Decision decision, String requestId) {
+	private JsonNode read(Decision.Refusal decision, String requestId) {
 		return read(this.writer.write(decision, requestId));
 	}
 

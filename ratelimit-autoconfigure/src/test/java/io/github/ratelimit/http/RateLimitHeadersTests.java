@@ -16,10 +16,8 @@ import org.greenbytes.http.sfv.StringItem;
 import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
-import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
@@ -31,7 +29,6 @@ import static io.github.ratelimit.http.TestDecisions.orgExportRejected;
 import static io.github.ratelimit.http.TestDecisions.policy;
 import static io.github.ratelimit.http.TestDecisions.rejected;
 import static io.github.ratelimit.http.TestDecisions.violated;
-import static io.github.ratelimit.http.TestDecisions.withoutLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -235,8 +232,7 @@ class RateLimitHeadersTests {
 	void retryAfterIsAtLeastOneSecond() {
 		Policy user = policy("premium", Dimension.USER, "default", "10/1s");
 		PolicyState binding = violated(user, 0, "alice", 0);
-		Decision decision = new Decision(Outcome.REJECTED, ALICE, Classification.of("default", 1), List.of(binding),
-				binding, 0, null, TestDecisions.DECIDED_AT);
+		Decision decision = rejected(ALICE, "default", binding, binding);
 
 		assertThat(write(IETF, decision)).containsEntry("Retry-After", "1");
 	}
@@ -264,7 +260,7 @@ class RateLimitHeadersTests {
 
 	@Test
 	void unavailableStoreAsksToRetryAfterOneSecond() {
-		Map<String, String> headers = write(IETF, withoutLimits(Outcome.UNAVAILABLE, ALICE, "default"));
+		Map<String, String> headers = write(IETF, TestDecisions.unavailable(ALICE, "default"));
 
 		assertThat(headers).containsOnly(Map.entry("Retry-After", "1"), Map.entry("Cache-Control", "no-store"));
 	}
@@ -272,7 +268,7 @@ class RateLimitHeadersTests {
 	@Test
 	void unavailableStoreKeepsRetryAfterEvenWithNone() {
 		Map<String, String> headers = write(RateLimitHeaders.of(HeaderStyle.NONE),
-				withoutLimits(Outcome.UNAVAILABLE, ALICE, "default"));
+				TestDecisions.unavailable(ALICE, "default"));
 
 		assertThat(headers).containsEntry("Retry-After", "1");
 	}
@@ -281,8 +277,8 @@ class RateLimitHeadersTests {
 	void unlimitedAndAdmittedOnErrorWriteNothing() {
 		RateLimitHeaders all = RateLimitHeaders.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT);
 
-		assertThat(write(all, withoutLimits(Outcome.UNLIMITED, ALICE, "default"))).isEmpty();
-		assertThat(write(all, withoutLimits(Outcome.ADMITTED_ON_ERROR, ALICE, "default"))).isEmpty();
+		assertThat(write(all, TestDecisions.unlimited(ALICE, "default"))).isEmpty();
+		assertThat(write(all, TestDecisions.admittedOnError(ALICE, "default"))).isEmpty();
 	}
 
 	@Test

@@ -2,36 +2,32 @@ package io.github.ratelimit.http;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.Policy;
 
+import static io.github.ratelimit.http.TestDecisions.ALICE;
+import static io.github.ratelimit.http.TestDecisions.orgExportRejected;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class RateLimitStatusTests {
 
 	@Test
 	void rejectionIsTooManyRequests() {
-		assertThat(RateLimitStatus.of(Outcome.REJECTED).code()).isEqualTo(429);
-		assertThat(RateLimitStatus.of(Outcome.REJECTED).reasonPhrase()).isEqualTo("Too Many Requests");
+		assertThat(RateLimitStatus.of(orgExportRejected()).code()).isEqualTo(429);
+		assertThat(RateLimitStatus.of(orgExportRejected()).reasonPhrase()).isEqualTo("Too Many Requests");
 	}
 
 	@Test
-	void blockedTierIsForbidden() {
-		assertThat(RateLimitStatus.of(Outcome.BLOCKED).code()).isEqualTo(403);
+	void blockedDeniedAndBannedCallersAreForbidden() {
+		Policy blocked = TestDecisions.policy("premium", Dimension.USER, "admin", "0");
+		assertThat(RateLimitStatus.of(TestDecisions.blocked(ALICE, "admin", blocked)).code()).isEqualTo(403);
+		assertThat(RateLimitStatus.of(TestDecisions.denied(ALICE, "default")).code()).isEqualTo(403);
+		assertThat(RateLimitStatus.of(TestDecisions.banned(ALICE, "default", 60)).code()).isEqualTo(403);
 	}
 
 	@Test
 	void unavailableStoreIsServiceUnavailable() {
-		assertThat(RateLimitStatus.of(Outcome.UNAVAILABLE).code()).isEqualTo(503);
-	}
-
-	@Test
-	void admittingOutcomesHaveNoStatus() {
-		for (Outcome outcome : Outcome.values()) {
-			if (outcome.admits()) {
-				assertThatIllegalArgumentException().isThrownBy(() -> RateLimitStatus.of(outcome));
-			}
-		}
+		assertThat(RateLimitStatus.of(TestDecisions.unavailable(ALICE, "default")).code()).isEqualTo(503);
 	}
 
 }

@@ -3,10 +3,8 @@ package io.github.ratelimit.http;
 import java.time.Instant;
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
-
 import io.github.ratelimit.core.Decision;
-import io.github.ratelimit.core.Outcome;
+import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.Classification;
@@ -44,29 +42,53 @@ final class TestDecisions {
 		return new PolicyState(policy, bandwidth, id, 0, resetSeconds, true);
 	}
 
-	static Decision allowed(Identity identity, String group, PolicyState binding, PolicyState... states) {
-		return new Decision(Outcome.ALLOWED, identity, Classification.of(group, 1), List.of(states), binding, 0, null,
-				DECIDED_AT);
+	static Decision.Allowed allowed(Identity identity, String group, PolicyState binding, PolicyState... states) {
+		return new Decision.Allowed(identity, Classification.of(group, 1), DECIDED_AT,
+				new LimitReport(List.of(states), binding));
 	}
 
-	static Decision rejected(Identity identity, String group, PolicyState binding, PolicyState... states) {
-		return new Decision(Outcome.REJECTED, identity, Classification.of(group, 1), List.of(states), binding,
-				binding.resetSeconds(), null, DECIDED_AT);
+	static Decision.Allowed allowed(Identity identity, String group, LimitReport limits) {
+		return new Decision.Allowed(identity, Classification.of(group, 1), DECIDED_AT, limits);
 	}
 
-	static Decision blocked(Identity identity, String group, @Nullable Policy blockedBy) {
-		return new Decision(Outcome.BLOCKED, identity, Classification.of(group, 1), List.of(), null, 0, blockedBy,
-				DECIDED_AT);
+	static Decision.Rejected rejected(Identity identity, String group, PolicyState binding, PolicyState... states) {
+		return rejectedAt(DECIDED_AT, identity, group, binding, states);
 	}
 
-	static Decision withoutLimits(Outcome outcome, Identity identity, String group) {
-		return new Decision(outcome, identity, Classification.of(group, 1), List.of(), null, 0, null, DECIDED_AT);
+	static Decision.Rejected rejectedAt(Instant decidedAt, Identity identity, String group, PolicyState binding,
+			PolicyState... states) {
+		return new Decision.Rejected(identity, Classification.of(group, 1), decidedAt,
+				new LimitReport(List.of(states), binding));
+	}
+
+	static Decision.Blocked blocked(Identity identity, String group, Policy blockedBy) {
+		return new Decision.Blocked(identity, Classification.of(group, 1), DECIDED_AT, blockedBy);
+	}
+
+	static Decision.Unlimited unlimited(Identity identity, String group) {
+		return new Decision.Unlimited(identity, Classification.of(group, 1), DECIDED_AT);
+	}
+
+	static Decision.AdmittedOnError admittedOnError(Identity identity, String group) {
+		return new Decision.AdmittedOnError(identity, Classification.of(group, 1), DECIDED_AT);
+	}
+
+	static Decision.Denied denied(Identity identity, String group) {
+		return new Decision.Denied(identity, Classification.of(group, 1), DECIDED_AT);
+	}
+
+	static Decision.Banned banned(Identity identity, String group, long retryAfterSeconds) {
+		return new Decision.Banned(identity, Classification.of(group, 1), DECIDED_AT, retryAfterSeconds);
+	}
+
+	static Decision.Unavailable unavailable(Identity identity, String group) {
+		return new Decision.Unavailable(identity, Classification.of(group, 1), DECIDED_AT);
 	}
 
 	/**
 	 * An org over its export quota while the user still has budget: the org is binding.
 	 */
-	static Decision orgExportRejected() {
+	static Decision.Rejected orgExportRejected() {
 		Policy org = policy("premium", Dimension.ORG, "export", "100/1m");
 		Policy user = policy("premium", Dimension.USER, "export", "50/1m, 500/1h");
 		Policy backstop = policy(PolicyScope.BACKSTOP, Dimension.IP, "default", "2000/1m");

@@ -22,8 +22,8 @@ import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.core.RateLimiterBuilder;
-import io.github.ratelimit.identity.CallerIdentifier;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.LimitParser;
@@ -58,7 +58,7 @@ final class ExportedMeters {
 	private final PolicyTable table = PolicyTable.build(
 			Map.of("anonymous", Map.of("ip",
 					Map.of("default", "2/1h", "observed", "1/1h", "warned", "1/1h", "soft", "10/1h", "blocked", "0"))),
-			Map.of(), Set.of("observed", "warned", "soft", "blocked"), "rl:",
+			Map.of(), Set.of("observed", "warned", "soft", "blocked"),
 			new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
 					Map.of("observed", new GroupOptions(new Tuning(Mode.OBSERVE, null), 0, Duration.ZERO), "warned",
 							new GroupOptions(new Tuning(Mode.WARN, null), 0, Duration.ZERO), "soft",
@@ -73,7 +73,7 @@ final class ExportedMeters {
 
 	private final RateLimiter limiter = limiter(FailureMode.OPEN).control(this.control)
 		.loginProtection(new LoginProtection(LimitParser.parse("3/1m"), LimitParser.parse("5/1m"),
-				CountedResponses.parse(List.of("401")), null, "rl:"))
+				CountedResponses.parse(List.of("401")), null))
 		.build();
 
 	/** The same store and policies, but {@code closed} when the store fails: 503. */
@@ -100,8 +100,8 @@ final class ExportedMeters {
 
 	private RateLimiterBuilder limiter(FailureMode failureMode) {
 		return RateLimiter
-			.builder(new CallerIdentifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(),
-					"anonymous", "authenticated"), this.store)
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.table.tiers(), "anonymous",
+					"authenticated"), this.store)
 			.failureMode(failureMode, null)
 			.clock(this.time);
 	}

@@ -257,10 +257,11 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	private Answer respond(ServerWebExchange exchange, Decision decision, @Nullable Decision gate, String requestId,
 			long start) {
 		ServerHttpResponse response = exchange.getResponse();
-		this.headers.write(GateDecisions.shown(gate, decision), response.getHeaders()::set);
+		this.headers.write(decision, GateDecisions.shown(gate, decision), response.getHeaders()::set);
 		this.listener.onDecision(decision, System.nanoTime() - start);
-		if (decision.outcome().admits()) {
-			return (decision.waitMillis() > 0) ? new Answer(null, decision.waitMillis()) : Answer.PROCEED;
+		if (!(decision instanceof Decision.Refusal refusal)) {
+			long waitMillis = (decision instanceof Decision.Allowed allowed) ? allowed.waitMillis() : 0;
+			return (waitMillis > 0) ? new Answer(null, waitMillis) : Answer.PROCEED;
 		}
 		exchange.getAttributes().put(ReactiveRateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
@@ -269,7 +270,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// close it
 			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
-		return new Answer(ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter), 0);
+		return new Answer(ReactiveRefusals.prepare(response, refusal, requestId, this.bodyWriter), 0);
 	}
 
 	/**

@@ -31,7 +31,6 @@ import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.LoginAttempt;
-import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
@@ -175,7 +174,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		long start = System.nanoTime();
-		Decision refusal = check(exchange.getRequest());
+		Decision.Refusal refusal = check(exchange.getRequest());
 		if (refusal != null) {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			return refuse(exchange, refusal);
@@ -222,15 +221,15 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
 			return decideOutcomeCounted(exchange, lifecycle, attempt).flatMap((decided) -> {
 				Decision decision = decided.orElse(null);
-				if (decision == null || decision.outcome() == Outcome.UNLIMITED) {
+				if (decision == null || decision instanceof Decision.Unlimited) {
 					// nothing counted by outcome here: the filter after authentication
 					// decides and reports
 					return run(exchange, chain, lifecycle, status, attempt);
 				}
 				this.headers.write(decision, exchange.getResponse().getHeaders()::set);
-				if (!decision.outcome().admits()) {
-					this.listener.onDecision(decision, System.nanoTime() - start);
-					return refuse(exchange, decision);
+				if (decision instanceof Decision.Refusal refused) {
+					this.listener.onDecision(refused, System.nanoTime() - start);
+					return refuse(exchange, refused);
 				}
 				return run(exchange, chain, lifecycle, status, attempt);
 			})
@@ -245,11 +244,6 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Decides the limits that count by outcome by the client address. A request that is
-	 * excluded, or whose decision failed, has none here (it is decided whole by the
-	 * filter after authentication).
-	 */
-	/**
 	 * The login attempt of a request, if any; one that cannot be read names no account.
 	 */
 	private static @Nullable LoginAttempt attempt(LoginAttempts attempts, ReactiveClientRequest client,
@@ -263,6 +257,11 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		}
 	}
 
+	/**
+	 * Decides the limits that count by outcome by the client address. A request that is
+	 * excluded, or whose decision failed, has none here (it is decided whole by the
+	 * filter after authentication).
+	 */
 	private Mono<Optional<Decision>> decideOutcomeCounted(ServerWebExchange exchange, RequestLifecycle lifecycle,
 			@Nullable LoginAttempt attempt) {
 		CompletableFuture<Optional<Decision>> decision;
@@ -280,7 +279,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 						CheckScope.OUTCOME_COUNTED, attempt)
 				.thenApply((decided) -> {
 					lifecycle.decided(decided);
-					if (decided.outcome() != Outcome.UNLIMITED) {
+					if (!(decided instanceof Decision.Unlimited)) {
 						exchange.getAttributes().put(OUTCOME_DECIDED_ATTRIBUTE, decided);
 					}
 					return Optional.of(decided);
@@ -338,7 +337,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		return outcome;
 	}
 
-	private @Nullable Decision check(ServerHttpRequest request) {
+	private Decision.@Nullable Refusal check(ServerHttpRequest request) {
 		if (!this.gate.active()) {
 			return null;
 		}
@@ -358,19 +357,19 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		}
 	}
 
-	private Mono<Void> refuse(ServerWebExchange exchange, Decision decision) {
+	private Mono<Void> refuse(ServerWebExchange exchange, Decision.Refusal refusal) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders requestHeaders = exchange.getRequest().getHeaders();
 		String requestId = RequestIds.sanitizeOrGenerate(requestHeaders.getFirst(RequestIds.HEADER));
 		response.getHeaders().set(RequestIds.HEADER, requestId);
 		exchange.getAttributes().put(ReactiveRateLimitFilter.REQUEST_ID_ATTRIBUTE, requestId);
-		this.headers.write(decision, response.getHeaders()::set);
+		this.headers.write(refusal, response.getHeaders()::set);
 		// a refusal before anything read the request: close the connection rather than
 		// reuse it (the request's
 		// body, if any, was never read), which also makes a denied or banned client pay a
 		// new connection per try
 		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
-		byte[] body = ReactiveRefusals.prepare(response, decision, requestId, this.bodyWriter);
+		byte[] body = ReactiveRefusals.prepare(response, refusal, requestId, this.bodyWriter);
 		return ReactiveRefusals.write(response, body);
 	}
 

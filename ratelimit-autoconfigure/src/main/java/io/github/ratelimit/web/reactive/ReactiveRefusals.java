@@ -28,11 +28,11 @@ final class ReactiveRefusals {
 	 * @return its body, empty when the body writer failed (the request is refused all the
 	 * same)
 	 */
-	static byte[] prepare(ServerHttpResponse response, Decision decision, String requestId,
+	static byte[] prepare(ServerHttpResponse response, Decision.Refusal refusal, String requestId,
 			RejectionBodyWriter bodyWriter) {
-		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(decision.outcome()).code()));
+		response.setStatusCode(HttpStatusCode.valueOf(RateLimitStatus.of(refusal).code()));
 		try {
-			byte[] body = bodyWriter.write(decision, requestId);
+			byte[] body = bodyWriter.write(refusal, requestId);
 			response.getHeaders().setContentType(MediaType.parseMediaType(bodyWriter.contentType()));
 			return body;
 		}

@@ -90,9 +90,9 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		boolean returned = false;
 		try {
 			Decision decision = decide(request, response, lifecycle);
-			if (decision != null && !decision.outcome().admits()) {
+			if (decision instanceof Decision.Refusal refusal) {
 				request.setAttribute(RateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
-				reject(request, response, decision, requestId);
+				reject(request, response, refusal, requestId);
 			}
 			else if (awaitTokens(decision, response)) {
 				lifecycle.waitOver();
@@ -131,7 +131,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	 * run
 	 */
 	private static boolean awaitTokens(@Nullable Decision decision, HttpServletResponse response) {
-		long millis = (decision != null) ? decision.waitMillis() : 0;
+		long millis = (decision instanceof Decision.Allowed allowed) ? allowed.waitMillis() : 0;
 		if (millis <= 0) {
 			return true;
 		}
@@ -168,7 +168,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
 					(gate != null) ? RateLimiter.decidedLimits(gate) : Set.of());
 			lifecycle.decided(decision);
-			this.headers.write(GateDecisions.shown(gate, decision), response::setHeader);
+			this.headers.write(decision, GateDecisions.shown(gate, decision), response::setHeader);
 			this.listener.onDecision(decision, System.nanoTime() - start);
 			return decision;
 		}
@@ -181,9 +181,9 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private void reject(HttpServletRequest request, HttpServletResponse response, Decision decision, String requestId)
-			throws IOException {
-		ServletRefusals.write(request, response, decision, requestId, this.bodyWriter);
+	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
+			String requestId) throws IOException {
+		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter);
 	}
 
 }

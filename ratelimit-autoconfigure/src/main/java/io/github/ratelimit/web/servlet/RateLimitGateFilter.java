@@ -23,7 +23,6 @@ import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.LoginAttempt;
-import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
@@ -166,7 +165,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		long start = System.nanoTime();
 		// parsed once for the address check, the login attempt and the classification
 		PathContainer path = pathOf(request);
-		Decision refusal = check(request, path);
+		Decision.Refusal refusal = check(request, path);
 		if (refusal != null) {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			refuse(request, response, refusal);
@@ -180,9 +179,9 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		boolean formLogin = attempt != null && this.loginAttempts.isFormLogin(request.getMethod(), path);
 		RequestLifecycle lifecycle = new RequestLifecycle();
 		Decision decision = decideOutcomeCounted(request, response, lifecycle, start, path, attempt);
-		if (decision != null && !decision.outcome().admits()) {
+		if (decision instanceof Decision.Refusal refused) {
 			lifecycle.end(Completion.NOT_RUN);
-			refuse(request, response, decision);
+			refuse(request, response, refused);
 			return;
 		}
 		boolean endsAsync = false;
@@ -231,7 +230,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			}
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
 					CheckScope.OUTCOME_COUNTED, attempt);
-			if (decision.outcome() == Outcome.UNLIMITED) {
+			if (decision instanceof Decision.Unlimited) {
 				// nothing counted by outcome here: the filter after authentication
 				// decides it whole
 				return null;
@@ -239,7 +238,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 			lifecycle.decided(decision);
 			request.setAttribute(OUTCOME_DECIDED_ATTRIBUTE, decision);
 			this.headers.write(decision, response::setHeader);
-			if (!decision.outcome().admits()) {
+			if (decision instanceof Decision.Refusal) {
 				this.listener.onDecision(decision, System.nanoTime() - start);
 			}
 			return decision;
@@ -281,7 +280,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private @Nullable Decision check(HttpServletRequest request, @Nullable PathContainer path) {
+	private Decision.@Nullable Refusal check(HttpServletRequest request, @Nullable PathContainer path) {
 		if (path == null || !this.gate.active()) {
 			return null;
 		}
@@ -300,12 +299,12 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletRequest request, HttpServletResponse response, Decision decision)
+	private void refuse(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal)
 			throws IOException {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
-		this.headers.write(decision, response::setHeader);
-		ServletRefusals.write(request, response, decision, requestId, this.bodyWriter);
+		this.headers.write(refusal, response::setHeader);
+		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter);
 	}
 
 }

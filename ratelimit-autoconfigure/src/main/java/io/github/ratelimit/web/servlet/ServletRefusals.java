@@ -27,9 +27,9 @@ final class ServletRefusals {
 	private ServletRefusals() {
 	}
 
-	static void write(HttpServletRequest request, HttpServletResponse response, Decision decision, String requestId,
-			RejectionBodyWriter bodyWriter) throws IOException {
-		response.setStatus(RateLimitStatus.of(decision.outcome()).code());
+	static void write(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
+			String requestId, RejectionBodyWriter bodyWriter) throws IOException {
+		response.setStatus(RateLimitStatus.of(refusal).code());
 		if (request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
 			// the body was never read: close rather than let the container read (swallow)
 			// the rest of it
@@ -42,7 +42,7 @@ final class ServletRefusals {
 		}
 		byte[] body;
 		try {
-			body = bodyWriter.write(decision, requestId);
+			body = bodyWriter.write(refusal, requestId);
 			response.setContentType(bodyWriter.contentType());
 		}
 		catch (RuntimeException ex) {
