@@ -67,7 +67,7 @@ public class RateLimitHealthIndicator implements HealthIndicator {
 				.withDetail("circuit", circuit.name().toLowerCase(Locale.ROOT).replace('_', '-'));
 		}
 		else {
-			health = (recent == null) ? Health.up() : degraded();
+			health = (recent != null) ? degraded() : Health.up();
 			health.withDetail("store", this.store.getClass().getSimpleName());
 		}
 		health.withDetail("failureMode", this.failureMode.name().toLowerCase(Locale.ROOT));

@@ -444,16 +444,17 @@ public class RateLimitProperties {
 
 		/**
 		 * Callers that bypass every limit: addresses or CIDR ranges ("203.0.113.0/24"),
-		 * "user:<name>", "org:<id>" or "key:<SHA-256 of the key>". Add " as <tier>" to
-		 * give them a tier instead ("user:partner-bot as partner"). Addresses are the
-		 * client address as resolved through trusted proxies only.
+		 * {@code user:<name>}, {@code org:<id>} or {@code key:<SHA-256 of the key>}. Add
+		 * {@code " as <tier>"} to give them a tier instead ("user:partner-bot as
+		 * partner"). Addresses are the client address as resolved through trusted proxies
+		 * only.
 		 */
 		private List<AccessRule> allow = new ArrayList<>();
 
 		/**
 		 * Callers refused with 403 (code access_denied) before any limit is checked:
-		 * addresses or CIDR ranges, "user:<name>", "org:<id>" or "key:<SHA-256 of the
-		 * key>". A deny rule wins over an allow rule.
+		 * addresses or CIDR ranges, {@code user:<name>}, {@code org:<id>} or
+		 * {@code key:<SHA-256 of the key>}. A deny rule wins over an allow rule.
 		 */
 		private List<Subject> deny = new ArrayList<>();
 

@@ -118,7 +118,7 @@ final class RateLimitRedisClient implements RedisConnector, AutoCloseable {
 	 * ({@code spring.data.redis.masterreplica.nodes}).
 	 * @param factory the application's factory
 	 * @param bean the application's master/replica configuration bean, if any
-	 * @param details Boot's connection details, if any
+	 * @param details the connection details of Boot, if any
 	 * @return the setup, or {@code null} for a Cluster, Sentinel or socket factory and
 	 * when neither names one (the factory is then read as standalone)
 	 */

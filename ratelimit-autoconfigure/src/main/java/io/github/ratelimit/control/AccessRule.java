@@ -20,7 +20,11 @@ public record AccessRule(Access access, Subject subject, @Nullable String tier, 
 	/** What a rule does. */
 	public enum Access {
 
-		ALLOW, DENY
+		/** Lets the caller through without limits, or puts it in a tier. */
+		ALLOW,
+
+		/** Refuses the caller with 403. */
+		DENY
 
 	}
 

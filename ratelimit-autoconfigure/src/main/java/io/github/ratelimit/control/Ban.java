@@ -6,7 +6,7 @@ import java.time.Instant;
  * A caller shut out until a time.
  *
  * @param subject whom: {@code user:<name>}, {@code key:<token id>} or
- * {@code ip:<address group>}
+ * {@code ip:<client group>}
  * @param until when the ban ends
  * @param offence which ban of the subject this is (1 for the first; each repeat lasts
  * twice as long)

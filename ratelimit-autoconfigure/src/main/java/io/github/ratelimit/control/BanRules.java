@@ -101,12 +101,16 @@ public final class BanRules {
 	public record Settings(@Nullable Integer refusals, @Nullable Duration window, @Nullable Duration duration,
 			@Nullable Duration maxDuration, @Nullable Duration memory) {
 
+		/** Within how long the refusals that start a ban must come. */
 		public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
 
+		/** How long a first ban lasts. */
 		public static final Duration DEFAULT_DURATION = Duration.ofHours(1);
 
+		/** The longest a repeated ban lasts. */
 		public static final Duration DEFAULT_MAX_DURATION = Duration.ofDays(1);
 
+		/** How long a subject's earlier bans are remembered to lengthen the next. */
 		public static final Duration DEFAULT_MEMORY = Duration.ofDays(1);
 
 		/** Nothing set. */

@@ -38,7 +38,17 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 	/** Kinds of subjects. */
 	public enum Kind {
 
-		USER, ORG, KEY, IP;
+		/** A user, by name. */
+		USER,
+
+		/** An organisation, by id. */
+		ORG,
+
+		/** An API key or token, by token id or SHA-256 (never the raw key). */
+		KEY,
+
+		/** A client address, range or address group. */
+		IP;
 
 		/** The prefix of the kind, as written ({@code user}). */
 		public String key() {

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * periods are kept: the current one and the last complete one.
  * <p>
  * Callers are named as bans name them ({@code user:<name>}, {@code key:<token id>},
- * {@code ip:<address>}): never a raw credential.
+ * {@code ip:<client address>}): never a raw credential.
  */
 public final class TopRefused {
 

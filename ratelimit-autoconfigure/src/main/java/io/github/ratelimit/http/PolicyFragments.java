@@ -115,6 +115,11 @@ final class PolicyFragments {
 		return this.draft7Prefixes[bandwidthIndex];
 	}
 
+	/** The older drafts' policy of a bandwidth, {@code <quota>;w=<window seconds>}. */
+	static String legacyPolicy(Bandwidth bandwidth) {
+		return Long.toString(bandwidth.quota()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
+	}
+
 	/**
 	 * A {@code RateLimit-Policy} value of several policies.
 	 *
@@ -143,11 +148,6 @@ final class PolicyFragments {
 			return next == this.policies.length;
 		}
 
-	}
-
-	/** The older drafts' policy of a bandwidth, {@code <quota>;w=<window seconds>}. */
-	static String legacyPolicy(Bandwidth bandwidth) {
-		return Long.toString(bandwidth.quota()).concat(";w=").concat(Long.toString(bandwidth.windowSeconds()));
 	}
 
 }

@@ -37,21 +37,28 @@ public final class RateLimitHeaders {
 	 * The IETF draft's remaining quota, or in draft -07 a Dictionary of limit, remaining
 	 * and reset.
 	 */
+	/** The IETF draft's field: the binding limit's remaining quota and reset. */
 	public static final String RATE_LIMIT = "RateLimit";
 
+	/** Draft-7's split field: the binding limit's quota. */
 	public static final String RATE_LIMIT_LIMIT = "RateLimit-Limit";
 
+	/** Draft-7's split field: what is left of the binding limit. */
 	public static final String RATE_LIMIT_REMAINING = "RateLimit-Remaining";
 
+	/** Draft-7's split field: seconds until the binding limit is full again. */
 	public static final String RATE_LIMIT_RESET = "RateLimit-Reset";
 
+	/** The common {@code X-} field: the binding limit's quota. */
 	public static final String X_RATE_LIMIT_LIMIT = "X-RateLimit-Limit";
 
+	/** The common {@code X-} field: what is left of the binding limit. */
 	public static final String X_RATE_LIMIT_REMAINING = "X-RateLimit-Remaining";
 
 	/** Seconds until the binding limit is full again (a delay, not an epoch). */
 	public static final String X_RATE_LIMIT_RESET = "X-RateLimit-Reset";
 
+	/** Seconds until a refused request could pass (RFC 9110). */
 	public static final String RETRY_AFTER = "Retry-After";
 
 	/**
@@ -62,6 +69,7 @@ public final class RateLimitHeaders {
 	 */
 	public static final String RATE_LIMIT_WARNING = "RateLimit-Warning";
 
+	/** Keeps caches from storing a refusal. */
 	public static final String CACHE_CONTROL = "Cache-Control";
 
 	private static final String EXAMPLE = "[ietf, x-ratelimit]";

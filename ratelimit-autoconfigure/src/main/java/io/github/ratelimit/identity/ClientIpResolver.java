@@ -54,7 +54,7 @@ public final class ClientIpResolver {
 
 	/**
 	 * Creates a resolver that reads {@code X-Forwarded-For} from trusted proxies.
-	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is
+	 * @param trustedProxies the CIDR ranges of the proxies whose forwarding header is
 	 * believed
 	 * @param ipv4Prefix the prefix length IPv4 clients are grouped by, 0 to 32
 	 * @param ipv6Prefix the prefix length IPv6 clients are grouped by, 0 to 128
@@ -67,7 +67,7 @@ public final class ClientIpResolver {
 
 	/**
 	 * Creates a resolver.
-	 * @param trustedProxies CIDR ranges of the proxies whose forwarding header is
+	 * @param trustedProxies the CIDR ranges of the proxies whose forwarding header is
 	 * believed
 	 * @param ipv4Prefix the prefix length IPv4 clients are grouped by, 0 to 32
 	 * @param ipv6Prefix the prefix length IPv6 clients are grouped by, 0 to 128

@@ -248,7 +248,7 @@ final class IpLiterals {
 				return null;
 			}
 		}
-		if (gap < 0 ? count != 8 : count > 7) {
+		if ((gap < 0) ? count != 8 : count > 7) {
 			// without "::" all eight groups are needed; "::" stands for at least one zero
 			// group
 			return null;

@@ -57,24 +57,34 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  */
 public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 
+	/** Decided requests, by outcome, scope, tier, group and mode. */
 	public static final String DECISIONS = "ratelimit.decisions";
 
+	/** {@code RateLimit-Warning} items written. */
 	public static final String WARNINGS = "ratelimit.warnings";
 
+	/** How long deciding took, store round trip included. */
 	public static final String LATENCY = "ratelimit.decision.latency";
 
+	/** The store's circuit breaker: 0 closed, 0.5 half-open, 1 open. */
 	public static final String CIRCUIT = "ratelimit.store.circuit";
 
+	/** Requests waiting for their tokens. */
 	public static final String WAITING = "ratelimit.waiting";
 
+	/** Decisions the store could not make, by kind. */
 	public static final String STORE_ERRORS = "ratelimit.store.errors";
 
+	/** Bans this instance started. */
 	public static final String BANS = "ratelimit.bans.started";
 
+	/** Refusals that would have started a ban while the most bans were in force. */
 	public static final String BANS_NOT_STARTED = "ratelimit.bans.not-started";
 
+	/** Failed login attempts counted by login protection. */
 	public static final String LOGIN_FAILURES = "ratelimit.login.failures";
 
+	/** Login attempts refused before authentication, by scope. */
 	public static final String LOGIN_REFUSED = "ratelimit.login.refused";
 
 	private static final String NONE = "none";

@@ -15,10 +15,13 @@ import java.time.temporal.TemporalAdjusters;
  */
 public enum CalendarPeriod {
 
+	/** From midnight to midnight. */
 	DAY(86_400),
 
+	/** From Monday midnight to Monday midnight. */
 	WEEK(7 * 86_400),
 
+	/** From the first of a month to the first of the next. */
 	MONTH(30 * 86_400);
 
 	private final long nominalSeconds;

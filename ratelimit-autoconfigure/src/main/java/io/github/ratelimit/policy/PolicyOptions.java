@@ -31,36 +31,6 @@ public record PolicyOptions(ZoneId zone, Mode mode, int warnAtPercent, Map<Strin
 		groups = Map.copyOf(groups);
 	}
 
-	/**
-	 * Mode and soft limit of a tier, either unset.
-	 *
-	 * @param mode the mode, or {@code null} to inherit
-	 * @param warnAtPercent the soft limit in percent, or {@code null} to inherit
-	 */
-	public record Tuning(@Nullable Mode mode, @Nullable Integer warnAtPercent) {
-	}
-
-	/**
-	 * What a group sets beside its paths.
-	 *
-	 * @param tuning mode and soft limit of the group's policies
-	 * @param concurrency requests of one caller in flight at once in this group, 0 for no
-	 * cap
-	 * @param maxWait how long a request may wait for its tokens instead of being refused;
-	 * zero for never
-	 * @param counts which responses the limits declared for the group count
-	 */
-	public record GroupOptions(Tuning tuning, long concurrency, Duration maxWait, CountedResponses counts) {
-
-		public static final GroupOptions NONE = new GroupOptions(new Tuning(null, null), 0, Duration.ZERO);
-
-		/** Options of a group whose limits count every response. */
-		public GroupOptions(Tuning tuning, long concurrency, Duration maxWait) {
-			this(tuning, concurrency, maxWait, CountedResponses.ALL);
-		}
-
-	}
-
 	Mode modeOf(String tier, String group) {
 		GroupOptions groupOptions = this.groups.get(group);
 		if (groupOptions != null && groupOptions.tuning().mode() != null) {
@@ -83,6 +53,37 @@ public record PolicyOptions(ZoneId zone, Mode mode, int warnAtPercent, Map<Strin
 	/** The group's options, {@link GroupOptions#NONE} when it sets none. */
 	public GroupOptions group(String group) {
 		return this.groups.getOrDefault(group, GroupOptions.NONE);
+	}
+
+	/**
+	 * Mode and soft limit of a tier, either unset.
+	 *
+	 * @param mode the mode, or {@code null} to inherit
+	 * @param warnAtPercent the soft limit in percent, or {@code null} to inherit
+	 */
+	public record Tuning(@Nullable Mode mode, @Nullable Integer warnAtPercent) {
+	}
+
+	/**
+	 * What a group sets beside its paths.
+	 *
+	 * @param tuning mode and soft limit of the group's policies
+	 * @param concurrency requests of one caller in flight at once in this group, 0 for no
+	 * cap
+	 * @param maxWait how long a request may wait for its tokens instead of being refused;
+	 * zero for never
+	 * @param counts which responses the limits declared for the group count
+	 */
+	public record GroupOptions(Tuning tuning, long concurrency, Duration maxWait, CountedResponses counts) {
+
+		/** A group that sets nothing of its own. */
+		public static final GroupOptions NONE = new GroupOptions(new Tuning(null, null), 0, Duration.ZERO);
+
+		/** Options of a group whose limits count every response. */
+		public GroupOptions(Tuning tuning, long concurrency, Duration maxWait) {
+			this(tuning, concurrency, maxWait, CountedResponses.ALL);
+		}
+
 	}
 
 }

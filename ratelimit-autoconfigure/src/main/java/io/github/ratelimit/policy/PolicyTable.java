@@ -148,11 +148,11 @@ public final class PolicyTable {
 						new Policy(PolicyScope.GROUP, Dimension.IP, group, limit, mode, 0, CountedResponses.ALL) });
 			}
 		});
-		options.groups().forEach((group, groupOptions) -> {
-			// a group's count shapes only the limits declared for it
-			checkArgument(groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
-					"group '%s' counts by outcome but declares no limit of its own", group);
-		});
+		// a group's count shapes only the limits declared for it
+		options.groups()
+			.forEach((group, groupOptions) -> checkArgument(
+					groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
+					"group '%s' counts by outcome but declares no limit of its own", group));
 		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
 				Map.copyOf(groupConcurrency), options);
 	}

@@ -109,6 +109,15 @@ class RateLimitHealthIndicatorTests {
 		assertThat(recovered.getDetails()).doesNotContainKey("lastFailure").containsEntry("failureModeDecisions", 1L);
 	}
 
+	@Test
+	void theMemoryStoreIsUp() {
+		Health health = new RateLimitHealthIndicator(new InMemoryRateLimitStore(100, TimeMeter.SYSTEM_NANOTIME),
+				FailureMode.OPEN)
+			.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("store", "InMemoryRateLimitStore");
+	}
+
 	/** A clock the test moves. */
 	static final class MutableClock extends Clock {
 
@@ -133,15 +142,6 @@ class RateLimitHealthIndicatorTests {
 			return this.now;
 		}
 
-	}
-
-	@Test
-	void theMemoryStoreIsUp() {
-		Health health = new RateLimitHealthIndicator(new InMemoryRateLimitStore(100, TimeMeter.SYSTEM_NANOTIME),
-				FailureMode.OPEN)
-			.health();
-		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails()).containsEntry("store", "InMemoryRateLimitStore");
 	}
 
 }

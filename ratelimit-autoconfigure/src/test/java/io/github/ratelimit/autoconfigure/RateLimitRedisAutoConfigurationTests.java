@@ -89,17 +89,6 @@ class RateLimitRedisAutoConfigurationTests {
 				.isInstanceOf(RedisScriptRateLimitStore.class));
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class OwnConnectionFactory {
-
-		@Bean
-		LettuceConnectionFactory redisConnectionFactory() {
-			return new LettuceConnectionFactory(
-					LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
-		}
-
-	}
-
 	@Test
 	void memoryTypeKeepsBucketsInMemoryEvenWithRedis() {
 		this.runner
@@ -160,6 +149,17 @@ class RateLimitRedisAutoConfigurationTests {
 				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
 					.getDescription()).contains("ratelimit.storage.timeout");
 			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnConnectionFactory {
+
+		@Bean
+		LettuceConnectionFactory redisConnectionFactory() {
+			return new LettuceConnectionFactory(
+					LettuceConnectionFactory.createRedisConfiguration(RedisTestServer.url()));
+		}
+
 	}
 
 }

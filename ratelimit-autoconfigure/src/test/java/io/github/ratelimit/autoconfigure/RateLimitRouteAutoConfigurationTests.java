@@ -123,17 +123,6 @@ class RateLimitRouteAutoConfigurationTests {
 					"@RateLimited(cost) of OverpricedController.report", "10", "@RateLimited(cost = 5"));
 	}
 
-	@org.springframework.web.bind.annotation.RestController
-	static class OverpricedController {
-
-		@RateLimited(cost = 10, limit = "5/1m")
-		@org.springframework.web.bind.annotation.GetMapping("/reports")
-		String report() {
-			return "report";
-		}
-
-	}
-
 	@Test
 	void backsOffWhenUserDefinesEndpointClassifier() {
 		EndpointClassifier own = new EndpointClassifier(List.of(), List.of(), List::of);
@@ -143,6 +132,17 @@ class RateLimitRouteAutoConfigurationTests {
 
 	private static Classification classify(EndpointClassifier classifier, String path) {
 		return classifier.classify("GET", RequestPath.parse(path, null).pathWithinApplication());
+	}
+
+	@org.springframework.web.bind.annotation.RestController
+	static class OverpricedController {
+
+		@RateLimited(cost = 10, limit = "5/1m")
+		@org.springframework.web.bind.annotation.GetMapping("/reports")
+		String report() {
+			return "report";
+		}
+
 	}
 
 }

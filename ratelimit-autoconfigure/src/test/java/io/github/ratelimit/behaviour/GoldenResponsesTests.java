@@ -137,6 +137,133 @@ class GoldenResponsesTests {
 	}
 
 	/**
+	 * A generated request id replaced: when the response's id is not the sane one the
+	 * request sent, it must be a fresh one (16 lower-case hex digits), and it is replaced
+	 * wherever the response carries it.
+	 */
+	private static String generatedId(Exchange exchange, String text) {
+		@Nullable String sent = null;
+		for (int i = 0; i < exchange.headers().length; i += 2) {
+			if (exchange.headers()[i].equalsIgnoreCase("X-Request-Id")) {
+				sent = exchange.headers()[i + 1];
+			}
+		}
+		String id = exchange.reply().header("X-Request-Id").orElse(null);
+		if (id == null || id.equals(sent)) {
+			return text;
+		}
+		assertThat(id).as("a generated X-Request-Id (the request sent %s)", sent).matches(GENERATED_ID);
+		return text.replace(id, "<generated-id>");
+	}
+
+	/**
+	 * {@code reset_at} replaced, once it is an ISO instant in whole seconds at most a
+	 * second after {@code retry_after} from the moment the request was sent and before
+	 * that from when it was answered.
+	 */
+	private static String resetAt(Exchange exchange, String text) {
+		Matcher matcher = RESET_AT.matcher(text);
+		if (!matcher.find()) {
+			return text;
+		}
+		String value = matcher.group(1);
+		assertThat(value).as("reset_at").matches(WHOLE_SECONDS_INSTANT);
+		Matcher retryAfter = RETRY_AFTER_MEMBER.matcher(exchange.reply().body());
+		assertThat(retryAfter.find()).as("retry_after next to reset_at: %s", exchange.reply().body()).isTrue();
+		long seconds = Long.parseLong(retryAfter.group(1));
+		Instant resetAt;
+		try {
+			resetAt = Instant.parse(value);
+		}
+		catch (DateTimeParseException ex) {
+			throw new AssertionError("reset_at is no instant: " + value, ex);
+		}
+		assertThat(resetAt).as("reset_at of retry_after %d", seconds)
+			.isBetween(exchange.sentAt().plusSeconds(seconds - 1), exchange.receivedAt().plusSeconds(seconds + 1));
+		return matcher.replaceFirst("\"reset_at\":\"<reset_at>\"");
+	}
+
+	/**
+	 * The {@code timestamp} of Spring Boot's error body (the MVC 401 of Spring Security,
+	 * not the limiter's) replaced, once it is an ISO instant between the request and its
+	 * response.
+	 */
+	private static String timestamp(Exchange exchange, String text) {
+		Matcher matcher = TIMESTAMP.matcher(text);
+		if (!matcher.find()) {
+			return text;
+		}
+		Instant timestamp;
+		try {
+			timestamp = Instant.parse(matcher.group(1));
+		}
+		catch (DateTimeParseException ex) {
+			throw new AssertionError("timestamp is no instant: " + matcher.group(1), ex);
+		}
+		assertThat(timestamp).as("timestamp")
+			.isBetween(exchange.sentAt().minusSeconds(1), exchange.receivedAt().plusSeconds(1));
+		return matcher.replaceFirst("\"timestamp\":\"<timestamp>\"");
+	}
+
+	/**
+	 * Seconds until a reset at the next UTC midnight replaced, where they lie in
+	 * {@code [low, high]}.
+	 */
+	private static String untilMidnight(String text, long low, long high) {
+		String result = text;
+		for (Pattern pattern : RESET_SECONDS) {
+			Matcher matcher = pattern.matcher(result);
+			StringBuilder replaced = new StringBuilder();
+			while (matcher.find()) {
+				long seconds = Long.parseLong(matcher.group(2));
+				String value = (seconds >= low && seconds <= high) ? "<until-midnight>" : matcher.group(2);
+				matcher.appendReplacement(replaced, Matcher.quoteReplacement(matcher.group(1) + value));
+			}
+			matcher.appendTail(replaced);
+			result = replaced.toString();
+		}
+		return result;
+	}
+
+	private static long secondsUntilUtcMidnight(Instant now) {
+		Instant midnight = LocalDate.ofInstant(now, ZoneOffset.UTC)
+			.plusDays(1)
+			.atStartOfDay(ZoneOffset.UTC)
+			.toInstant();
+		return (midnight.toEpochMilli() - now.toEpochMilli() + 999) / 1000;
+	}
+
+	private static String basic(String user, String password) {
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * The first line where two texts differ, with the lines around it, for a readable
+	 * failure.
+	 */
+	private static String firstDifference(String expected, String actual) {
+		String[] want = expected.split("\n", -1);
+		String[] got = actual.split("\n", -1);
+		int line = 0;
+		while (line < want.length && line < got.length && want[line].equals(got[line])) {
+			line++;
+		}
+		if (line == want.length && line == got.length) {
+			return "(no difference)";
+		}
+		StringBuilder message = new StringBuilder("first difference at line ").append(line + 1).append(":\n");
+		for (int i = Math.max(0, line - 3); i < Math.min(Math.max(want.length, got.length), line + 4); i++) {
+			String w = (i < want.length) ? want[i] : "<end>";
+			String g = (i < got.length) ? got[i] : "<end>";
+			message.append(w.equals(g) ? "    " : "  - ").append(w).append('\n');
+			if (!w.equals(g)) {
+				message.append("  + ").append(g).append('\n');
+			}
+		}
+		return message.toString();
+	}
+
+	/**
 	 * The script: each case from an address of its own, its responses rendered in order.
 	 */
 	private static final class Script {
@@ -271,133 +398,6 @@ class GoldenResponsesTests {
 			this.out.append(normalisation.apply(rendered));
 		}
 
-	}
-
-	/**
-	 * A generated request id replaced: when the response's id is not the sane one the
-	 * request sent, it must be a fresh one (16 lower-case hex digits), and it is replaced
-	 * wherever the response carries it.
-	 */
-	private static String generatedId(Exchange exchange, String text) {
-		@Nullable String sent = null;
-		for (int i = 0; i < exchange.headers().length; i += 2) {
-			if (exchange.headers()[i].equalsIgnoreCase("X-Request-Id")) {
-				sent = exchange.headers()[i + 1];
-			}
-		}
-		String id = exchange.reply().header("X-Request-Id").orElse(null);
-		if (id == null || id.equals(sent)) {
-			return text;
-		}
-		assertThat(id).as("a generated X-Request-Id (the request sent %s)", sent).matches(GENERATED_ID);
-		return text.replace(id, "<generated-id>");
-	}
-
-	/**
-	 * {@code reset_at} replaced, once it is an ISO instant in whole seconds at most a
-	 * second after {@code retry_after} from the moment the request was sent and before
-	 * that from when it was answered.
-	 */
-	private static String resetAt(Exchange exchange, String text) {
-		Matcher matcher = RESET_AT.matcher(text);
-		if (!matcher.find()) {
-			return text;
-		}
-		String value = matcher.group(1);
-		assertThat(value).as("reset_at").matches(WHOLE_SECONDS_INSTANT);
-		Matcher retryAfter = RETRY_AFTER_MEMBER.matcher(exchange.reply().body());
-		assertThat(retryAfter.find()).as("retry_after next to reset_at: %s", exchange.reply().body()).isTrue();
-		long seconds = Long.parseLong(retryAfter.group(1));
-		Instant resetAt;
-		try {
-			resetAt = Instant.parse(value);
-		}
-		catch (DateTimeParseException ex) {
-			throw new AssertionError("reset_at is no instant: " + value, ex);
-		}
-		assertThat(resetAt).as("reset_at of retry_after %d", seconds)
-			.isBetween(exchange.sentAt().plusSeconds(seconds - 1), exchange.receivedAt().plusSeconds(seconds + 1));
-		return matcher.replaceFirst("\"reset_at\":\"<reset_at>\"");
-	}
-
-	/**
-	 * The {@code timestamp} of Spring Boot's error body (the MVC 401 of Spring Security,
-	 * not the limiter's) replaced, once it is an ISO instant between the request and its
-	 * response.
-	 */
-	private static String timestamp(Exchange exchange, String text) {
-		Matcher matcher = TIMESTAMP.matcher(text);
-		if (!matcher.find()) {
-			return text;
-		}
-		Instant timestamp;
-		try {
-			timestamp = Instant.parse(matcher.group(1));
-		}
-		catch (DateTimeParseException ex) {
-			throw new AssertionError("timestamp is no instant: " + matcher.group(1), ex);
-		}
-		assertThat(timestamp).as("timestamp")
-			.isBetween(exchange.sentAt().minusSeconds(1), exchange.receivedAt().plusSeconds(1));
-		return matcher.replaceFirst("\"timestamp\":\"<timestamp>\"");
-	}
-
-	/**
-	 * Seconds until a reset at the next UTC midnight replaced, where they lie in
-	 * {@code [low, high]}.
-	 */
-	private static String untilMidnight(String text, long low, long high) {
-		String result = text;
-		for (Pattern pattern : RESET_SECONDS) {
-			Matcher matcher = pattern.matcher(result);
-			StringBuilder replaced = new StringBuilder();
-			while (matcher.find()) {
-				long seconds = Long.parseLong(matcher.group(2));
-				String value = (seconds >= low && seconds <= high) ? "<until-midnight>" : matcher.group(2);
-				matcher.appendReplacement(replaced, Matcher.quoteReplacement(matcher.group(1) + value));
-			}
-			matcher.appendTail(replaced);
-			result = replaced.toString();
-		}
-		return result;
-	}
-
-	private static long secondsUntilUtcMidnight(Instant now) {
-		Instant midnight = LocalDate.ofInstant(now, ZoneOffset.UTC)
-			.plusDays(1)
-			.atStartOfDay(ZoneOffset.UTC)
-			.toInstant();
-		return (midnight.toEpochMilli() - now.toEpochMilli() + 999) / 1000;
-	}
-
-	private static String basic(String user, String password) {
-		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-	}
-
-	/**
-	 * The first line where two texts differ, with the lines around it, for a readable
-	 * failure.
-	 */
-	private static String firstDifference(String expected, String actual) {
-		String[] want = expected.split("\n", -1);
-		String[] got = actual.split("\n", -1);
-		int line = 0;
-		while (line < want.length && line < got.length && want[line].equals(got[line])) {
-			line++;
-		}
-		if (line == want.length && line == got.length) {
-			return "(no difference)";
-		}
-		StringBuilder message = new StringBuilder("first difference at line ").append(line + 1).append(":\n");
-		for (int i = Math.max(0, line - 3); i < Math.min(Math.max(want.length, got.length), line + 4); i++) {
-			String w = (i < want.length) ? want[i] : "<end>";
-			String g = (i < got.length) ? got[i] : "<end>";
-			message.append(w.equals(g) ? "    " : "  - ").append(w).append('\n');
-			if (!w.equals(g)) {
-				message.append("  + ").append(g).append('\n');
-			}
-		}
-		return message.toString();
 	}
 
 	/**

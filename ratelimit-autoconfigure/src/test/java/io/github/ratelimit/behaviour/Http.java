@@ -155,43 +155,6 @@ final class Http {
 	}
 
 	/**
-	 * A client that sent part of a body.
-	 *
-	 * @param socket its connection, still open
-	 * @param reply what it was answered
-	 */
-	record SlowClient(Socket socket, Reply reply) implements AutoCloseable {
-
-		/**
-		 * Whether the server closed the connection within the time (the next read ends or
-		 * is reset) rather than keep it open to read the rest of the body, behind which a
-		 * keep-alive client's next request would wait.
-		 * @param time how long to wait
-		 * @return whether the connection was closed
-		 * @throws IOException when the socket fails otherwise
-		 */
-		boolean closedByServerWithin(Duration time) throws IOException {
-			this.socket.setSoTimeout((int) time.toMillis());
-			try {
-				return this.socket.getInputStream().read() == -1;
-			}
-			catch (SocketTimeoutException ex) {
-				return false;
-			}
-			catch (SocketException ex) {
-				// reset: closed all the same
-				return true;
-			}
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-		}
-
-	}
-
-	/**
 	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset,
 	 * without reading the response.
 	 * @param port the app's port
@@ -259,6 +222,43 @@ final class Http {
 			line.append((char) c);
 		}
 		return (line.length() > 0) ? line.toString() : null;
+	}
+
+	/**
+	 * A client that sent part of a body.
+	 *
+	 * @param socket its connection, still open
+	 * @param reply what it was answered
+	 */
+	record SlowClient(Socket socket, Reply reply) implements AutoCloseable {
+
+		/**
+		 * Whether the server closed the connection within the time (the next read ends or
+		 * is reset) rather than keep it open to read the rest of the body, behind which a
+		 * keep-alive client's next request would wait.
+		 * @param time how long to wait
+		 * @return whether the connection was closed
+		 * @throws IOException when the socket fails otherwise
+		 */
+		boolean closedByServerWithin(Duration time) throws IOException {
+			this.socket.setSoTimeout((int) time.toMillis());
+			try {
+				return this.socket.getInputStream().read() == -1;
+			}
+			catch (SocketTimeoutException ex) {
+				return false;
+			}
+			catch (SocketException ex) {
+				// reset: closed all the same
+				return true;
+			}
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.socket.close();
+		}
+
 	}
 
 }

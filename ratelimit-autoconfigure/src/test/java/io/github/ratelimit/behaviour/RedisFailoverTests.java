@@ -100,6 +100,23 @@ class RedisFailoverTests {
 		}
 	}
 
+	/**
+	 * The victim's first answer decided by Redis again: with limit headers, not the
+	 * failure mode.
+	 */
+	private static Reply awaitEnforced(BehaviourApp app, String victim, String failureMode) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (true) {
+			Reply reply = Traffic.hello(app, victim);
+			if (reply.header("RateLimit").isPresent()) {
+				return reply;
+			}
+			assertThat(reply.status()).as("%s", reply).isEqualTo("open".equals(failureMode) ? 200 : 503);
+			assertThat(System.nanoTime()).as("enforced within 30 s").isLessThan(deadline);
+			Traffic.pause();
+		}
+	}
+
 	/** Where the app's Redis runs, with a replica for every master. */
 	enum Topology {
 
@@ -160,23 +177,6 @@ class RedisFailoverTests {
 			this.processes.close();
 		}
 
-	}
-
-	/**
-	 * The victim's first answer decided by Redis again: with limit headers, not the
-	 * failure mode.
-	 */
-	private static Reply awaitEnforced(BehaviourApp app, String victim, String failureMode) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (true) {
-			Reply reply = Traffic.hello(app, victim);
-			if (reply.header("RateLimit").isPresent()) {
-				return reply;
-			}
-			assertThat(reply.status()).as("%s", reply).isEqualTo("open".equals(failureMode) ? 200 : 503);
-			assertThat(System.nanoTime()).as("enforced within 30 s").isLessThan(deadline);
-			Traffic.pause();
-		}
 	}
 
 }

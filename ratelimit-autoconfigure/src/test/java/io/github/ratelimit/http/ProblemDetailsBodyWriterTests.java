@@ -232,8 +232,8 @@ class ProblemDetailsBodyWriterTests {
 	}
 
 	private static Decision.Rejected rejectedFor(Dimension dimension, String id, long retryAfter) {
-		Identity identity = new Identity(dimension == Dimension.USER ? id : "alice",
-				dimension == Dimension.ORG ? id : "acme", null, dimension == Dimension.IP ? id : "203.0.113.7",
+		Identity identity = new Identity((dimension == Dimension.USER) ? id : "alice",
+				(dimension == Dimension.ORG) ? id : "acme", null, (dimension == Dimension.IP) ? id : "203.0.113.7",
 				"premium", true);
 		Policy policy = policy("premium", dimension, "default", "10/1m");
 		PolicyState binding = violated(policy, 0, id, retryAfter);

@@ -379,9 +379,8 @@ class RateLimitHeadersTests {
 
 	private static Map<String, String> write(RateLimitHeaders headers, Decision decision) {
 		Map<String, String> written = new LinkedHashMap<>();
-		headers.write(decision, (name, value) -> {
-			assertThat(written.put(name, value)).as("%s written twice", name).isNull();
-		});
+		headers.write(decision,
+				(name, value) -> assertThat(written.put(name, value)).as("%s written twice", name).isNull());
 		return written;
 	}
 

@@ -89,7 +89,7 @@ class IdentityFuzzTests {
 				}
 				line.append(this.random.nextBoolean() ? " " : "").append(hops[this.random.nextInt(hops.length)]);
 			}
-			String peer = this.random.nextInt(5) == 0 ? "203.0.113.99" : "10.0.0.1";
+			String peer = (this.random.nextInt(5) == 0) ? "203.0.113.99" : "10.0.0.1";
 			TestRequest request = TestRequest.from(peer).header("X-Forwarded-For", line.toString());
 			String expected = rightToLeft(peer, line.toString(), trusted).toGroup(32, 64);
 			assertThat(this.xffResolver.resolve(request)).as(line.toString()).isEqualTo(expected);
@@ -232,7 +232,7 @@ class IdentityFuzzTests {
 			if (i > 0) {
 				builder.append(this.random.nextBoolean() ? ", " : ",");
 			}
-			builder.append(this.random.nextInt(5) == 0 ? randomText() : "for=");
+			builder.append((this.random.nextInt(5) == 0) ? randomText() : "for=");
 			boolean quoted = this.random.nextBoolean();
 			if (quoted) {
 				builder.append('"');

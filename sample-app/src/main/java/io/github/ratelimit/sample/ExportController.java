@@ -26,7 +26,7 @@ class ExportController {
 
 	@GetMapping("/v1/search")
 	Map<String, Object> search(@RequestParam(defaultValue = "") String q) {
-		return Map.of("query", q.length() > 64 ? q.substring(0, 64) : q, "hits", 3);
+		return Map.of("query", (q.length() > 64) ? q.substring(0, 64) : q, "hits", 3);
 	}
 
 }

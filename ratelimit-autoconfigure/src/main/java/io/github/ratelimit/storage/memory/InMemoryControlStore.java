@@ -240,7 +240,7 @@ public final class InMemoryControlStore implements ControlStore {
 		// still doubles
 		this.bans.asMap().computeIfPresent(subject, (key, history) -> {
 			active[0] = history.ban.active(now);
-			return active[0]
+			return (active[0])
 					? new History(new Ban(subject, Instant.ofEpochMilli(now), history.ban.offence()), history.forgetAt)
 					: history;
 		});

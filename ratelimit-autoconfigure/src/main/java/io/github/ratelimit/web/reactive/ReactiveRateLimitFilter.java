@@ -273,6 +273,11 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		return new Answer(ReactiveRefusals.prepare(response, refusal, requestId, this.bodyWriter), 0);
 	}
 
+	@Override
+	public int getOrder() {
+		return this.order;
+	}
+
 	/**
 	 * What to do after the decision.
 	 *
@@ -283,11 +288,6 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 		static final Answer PROCEED = new Answer(null, 0);
 
-	}
-
-	@Override
-	public int getOrder() {
-		return this.order;
 	}
 
 }

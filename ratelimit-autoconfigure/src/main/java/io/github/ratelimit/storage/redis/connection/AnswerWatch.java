@@ -19,7 +19,7 @@ public final class AnswerWatch {
 	/**
 	 * Wraps {@code commands}.
 	 * @param type the commands' interface
-	 * @param commands Lettuce's asynchronous commands
+	 * @param commands the asynchronous commands of Lettuce
 	 * @param answered told of every answer, on a Lettuce I/O thread: must not block
 	 * @return commands that report their answers
 	 */

@@ -204,25 +204,6 @@ final class TokenBucketScript {
 		return new IllegalStateException("The rate-limit script answered " + reply.size() + " values, too few");
 	}
 
-	/**
-	 * The checks of one request and the id of the lease its permits are taken under.
-	 *
-	 * @param checks the checks
-	 * @param leaseId unique among every instance's requests; {@link #NO_LEASE} when no
-	 * check takes a permit
-	 */
-	record Request(List<LimitCheck> checks, byte[] leaseId) {
-	}
-
-	/**
-	 * One request's part of a reply.
-	 *
-	 * @param decision the request's decision
-	 * @param end where the next request's part starts
-	 */
-	record Read(StoreDecision decision, int end) {
-	}
-
 	private ScriptShape shape(Policy policy) {
 		ScriptShape shape = this.shapes.get(policy);
 		return (shape != null) ? shape : this.shapes.computeIfAbsent(policy, (key) -> new ScriptShape(key.limit()));
@@ -250,6 +231,25 @@ final class TokenBucketScript {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * The checks of one request and the id of the lease its permits are taken under.
+	 *
+	 * @param checks the checks
+	 * @param leaseId unique among every instance's requests; {@link #NO_LEASE} when no
+	 * check takes a permit
+	 */
+	record Request(List<LimitCheck> checks, byte[] leaseId) {
+	}
+
+	/**
+	 * One request's part of a reply.
+	 *
+	 * @param decision the request's decision
+	 * @param end where the next request's part starts
+	 */
+	record Read(StoreDecision decision, int end) {
 	}
 
 }

@@ -176,6 +176,13 @@ class RedisConnectionKeeperTests {
 		}
 	}
 
+	private static void attempt(RedisConnectionKeeper<RedisSession> keeper, AtomicInteger attempts, int expected) {
+		assertThat(keeper.session()).isNull();
+		await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == expected);
+		// the attempt's bookkeeping ends just after the connector threw
+		await().atMost(Duration.ofSeconds(5)).until(() -> !keeper.isConnecting());
+	}
+
 	/** A session that is open until closed. */
 	private static final class TestSession implements RedisSession {
 
@@ -199,13 +206,6 @@ class RedisConnectionKeeperTests {
 			this.open = false;
 		}
 
-	}
-
-	private static void attempt(RedisConnectionKeeper<RedisSession> keeper, AtomicInteger attempts, int expected) {
-		assertThat(keeper.session()).isNull();
-		await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == expected);
-		// the attempt's bookkeeping ends just after the connector threw
-		await().atMost(Duration.ofSeconds(5)).until(() -> !keeper.isConnecting());
 	}
 
 }
