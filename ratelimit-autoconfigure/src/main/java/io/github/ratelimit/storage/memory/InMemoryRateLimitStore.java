@@ -4,15 +4,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.bucket4j.TimeMeter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
@@ -64,14 +58,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	/** The most buckets the two default bounds allow together, however large the heap. */
 	public static final long MAX_DEFAULT_KEYS = 1_000_000;
 
-	private static final Logger logger = LoggerFactory.getLogger(InMemoryRateLimitStore.class);
-
-	/** How often, at most, the identified bound's evictions are logged. */
-	private static final long EVICTION_WARNING_INTERVAL_MILLIS = 60_000;
-
-	private final Cache<String, Entry> addresses;
-
-	private final Cache<String, Entry> identified;
+	private final BucketPartitions partitions;
 
 	private final Map<Policy, LimitLayout> layouts = new ConcurrentHashMap<>();
 
@@ -82,10 +69,6 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	private final long maxKeys;
 
 	private final long maxIdentifiedKeys;
-
-	private final AtomicLong identifiedEvictions = new AtomicLong();
-
-	private final AtomicLong nextEvictionWarningMillis = new AtomicLong(Long.MIN_VALUE);
 
 	/**
 	 * Creates a store whose quotas follow the system clock, with one bound for each
@@ -126,20 +109,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		this.clock = clock;
 		this.maxKeys = maxKeys;
 		this.maxIdentifiedKeys = maxIdentifiedKeys;
-		this.addresses = newMap(maxKeys).build();
-		this.identified = newMap(maxIdentifiedKeys).evictionListener((String key, Entry entry, RemovalCause cause) -> {
-			if (cause == RemovalCause.SIZE) {
-				identifiedEvicted();
-			}
-		}).build();
-	}
-
-	private Caffeine<String, Entry> newMap(long maxKeys) {
-		return Caffeine.newBuilder()
-			.ticker(this.timeMeter::currentTimeNanos)
-			.maximumWeight(maxKeys)
-			.weigher((String key, Entry entry) -> entry.pinned() ? 0 : 1)
-			.expireAfter(new IdleExpiry(this.clock));
+		this.partitions = new BucketPartitions(maxKeys, maxIdentifiedKeys, timeMeter, clock);
 	}
 
 	/**
@@ -204,7 +174,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	private Attempt attempt(LimitCheck check, long nowMillis) {
 		LimitLayout layout = layout(check.policy());
-		Cache<String, Entry> buckets = partition(check.policy());
+		Cache<String, Entry> buckets = this.partitions.of(check.policy());
 		if (!layout.counts()) {
 			Entry entry = buckets.getIfPresent(check.key());
 			if (entry == null) {
@@ -256,7 +226,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		for (LimitCheck check : checks) {
 			// inside compute, so Caffeine reads the expiry as the refund left it; an
 			// evicted bucket is full already
-			partition(check.policy()).asMap().computeIfPresent(check.key(), (key, entry) -> {
+			this.partitions.of(check.policy()).asMap().computeIfPresent(check.key(), (key, entry) -> {
 				entry.refund(check.cost(), nowMillis);
 				return entry;
 			});
@@ -275,28 +245,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 * held, a debt).
 	 */
 	private void refresh(LimitCheck check) {
-		partition(check.policy()).asMap().computeIfPresent(check.key(), (k, entry) -> entry);
-	}
-
-	/**
-	 * Where a policy's buckets live: anyone can make a new address, so address buckets
-	 * are bounded apart from those of verified callers, which a flood of addresses must
-	 * not evict.
-	 */
-	private Cache<String, Entry> partition(Policy policy) {
-		return policy.dimension().unverified() ? this.addresses : this.identified;
-	}
-
-	private void identifiedEvicted() {
-		long evicted = this.identifiedEvictions.incrementAndGet();
-		long now = this.clock.millis();
-		long next = this.nextEvictionWarningMillis.get();
-		if (now >= next && this.nextEvictionWarningMillis.compareAndSet(next, now + EVICTION_WARNING_INTERVAL_MILLIS)) {
-			logger
-				.warn("The in-memory store is full of users', orgs' and tokens' buckets ({} kept): {} evicted so far, "
-						+ "each back with a full budget (a quota with its whole period's); raise "
-						+ "ratelimit.storage.memory.max-identified-keys", this.maxIdentifiedKeys, evicted);
-		}
+		this.partitions.of(check.policy()).asMap().computeIfPresent(check.key(), (k, entry) -> entry);
 	}
 
 	private LimitLayout layout(Policy policy) {
@@ -316,7 +265,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		for (int i = 0; i < results.length; i++) {
 			LimitCheck check = checks.get(i);
 			LimitLayout layout = layout(check.policy());
-			Entry entry = partition(check.policy()).getIfPresent(check.key());
+			Entry entry = this.partitions.of(check.policy()).getIfPresent(check.key());
 			if (entry == null || !entry.layout.sameLimit(layout)) {
 				// not there (or shaped by an older limit it has not met yet): what the
 				// next request would find
@@ -336,14 +285,13 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	@Override
 	public void reset(List<LimitCheck> checks) {
 		for (LimitCheck check : checks) {
-			partition(check.policy()).invalidate(check.key());
+			this.partitions.of(check.policy()).invalidate(check.key());
 		}
 	}
 
 	/** Forgets a key, as a size bound does (tests). */
 	void evict(String key) {
-		this.addresses.invalidate(key);
-		this.identified.invalidate(key);
+		this.partitions.evict(key);
 	}
 
 	/** The most buckets kept for client addresses. */
@@ -358,7 +306,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	/** The number of buckets held (approximate, as Caffeine's estimate). */
 	public long size() {
-		return this.addresses.estimatedSize() + this.identified.estimatedSize();
+		return this.partitions.addressSize() + this.partitions.identifiedSize();
 	}
 
 	/**
@@ -366,7 +314,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 * estimate).
 	 */
 	public long addressSize() {
-		return this.addresses.estimatedSize();
+		return this.partitions.addressSize();
 	}
 
 	/**
@@ -374,45 +322,19 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	 * estimate).
 	 */
 	public long identifiedSize() {
-		return this.identified.estimatedSize();
+		return this.partitions.identifiedSize();
 	}
 
 	/** How many buckets of users, orgs and tokens the size bound has evicted so far. */
 	public long identifiedEvictions() {
-		return this.identifiedEvictions.get();
+		return this.partitions.identifiedEvictions();
 	}
 
 	/**
 	 * Runs pending evictions now (tests and the Actuator endpoint want an exact size).
 	 */
 	public void cleanUp() {
-		this.addresses.cleanUp();
-		this.identified.cleanUp();
-	}
-
-	private static final class IdleExpiry implements Expiry<String, Entry> {
-
-		private final Clock clock;
-
-		IdleExpiry(Clock clock) {
-			this.clock = clock;
-		}
-
-		@Override
-		public long expireAfterCreate(String key, Entry entry, long currentTime) {
-			return entry.idleNanosAfterCreate(this.clock);
-		}
-
-		@Override
-		public long expireAfterUpdate(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleNanosAfterUpdate(this.clock);
-		}
-
-		@Override
-		public long expireAfterRead(String key, Entry entry, long currentTime, long currentDuration) {
-			return entry.idleNanosAfterRead(this.clock, currentDuration);
-		}
-
+		this.partitions.cleanUp();
 	}
 
 	@Override

@@ -1,19 +1,14 @@
 package io.github.ratelimit.storage.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -115,8 +110,8 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 
 	private final ScheduledThreadPoolExecutor timer;
 
-	/** When Redis last answered anything on this store's connection. */
-	private volatile long lastAnswerNanos;
+	/** Follows decisions sent to Redis and keeps the breaker's books. */
+	private final DecisionWatch decisions;
 
 	protected RedisRateLimitStore(RedisConnector connector, Duration timeout, CircuitBreaker circuitBreaker) {
 		if (timeout.isNegative() || timeout.isZero()) {
@@ -134,6 +129,7 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 			thread.setDaemon(true);
 			return thread;
 		});
+		this.decisions = new DecisionWatch(circuitBreaker, this.timer, timeout, this.maxWait);
 	}
 
 	/**
@@ -241,12 +237,12 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 	 * rule.
 	 */
 	protected final void answered() {
-		this.lastAnswerNanos = System.nanoTime();
+		this.decisions.answered();
 	}
 
 	/** The Redis key of a check's bucket. */
 	protected byte[] bucketKey(LimitCheck check) {
-		return check.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		return check.key().getBytes(StandardCharsets.UTF_8);
 	}
 
 	@Override
@@ -277,7 +273,7 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 		}
 		try {
 			StoreDecision decision = await(pending.answer(), OPERATOR_TIMEOUT.toNanos());
-			this.lastAnswerNanos = System.nanoTime();
+			answered();
 			return decision;
 		}
 		catch (StoreUnavailableException ex) {
@@ -311,19 +307,7 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 	 * being unavailable.
 	 */
 	private <T> T await(CompletableFuture<T> answer, long nanos) {
-		try {
-			return answer.get(nanos, TimeUnit.NANOSECONDS);
-		}
-		catch (ExecutionException ex) {
-			throw unavailable(ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw unavailable(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new StoreUnavailableException("Interrupted while waiting for Redis", ex);
-		}
+		return RedisFailures.await(answer, nanos, this.maxWait);
 	}
 
 	@Override
@@ -392,89 +376,11 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 		}
 		catch (RuntimeException ex) {
 			this.circuitBreaker.recordFailure();
-			result.completeExceptionally(unavailable(session, ex));
+			result.completeExceptionally(RedisFailures.classify(session, ex, this.maxWait));
 			return result;
 		}
-		// result is a future of our own, so callers see StoreUnavailableException itself,
-		// never a CompletionException
-		pending.answer().whenComplete((answer, failure) -> {
-			if (failure == null) {
-				this.lastAnswerNanos = System.nanoTime();
-				// when the timer got there first it abandoned the decision, which gives
-				// back what this answer took;
-				// otherwise the breaker hears of the success before the caller does
-				if (!result.isDone()) {
-					this.circuitBreaker.recordSuccess();
-					result.complete(answer);
-				}
-			}
-			else {
-				StoreUnavailableException unavailable = unavailable(session, failure);
-				if (unavailable.kind() == StoreUnavailableException.Kind.REFUSED) {
-					// an error is an answer too: Redis is not silent, it refuses (out of
-					// memory, read-only...)
-					this.lastAnswerNanos = System.nanoTime();
-				}
-				if (!result.isDone()) {
-					this.circuitBreaker.recordFailure();
-					if (result.completeExceptionally(unavailable)) {
-						pending.abandon();
-					}
-				}
-			}
-		});
-		watch(result, pending, started, started + this.timeoutNanos);
+		this.decisions.follow(session, pending, started, result);
 		return result;
-	}
-
-	private void watch(CompletableFuture<StoreDecision> result, PendingDecision pending, long started, long due) {
-		try {
-			this.timer.schedule(() -> checkDeadline(result, pending, started, due), due - System.nanoTime(),
-					TimeUnit.NANOSECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			// closed meanwhile
-			if (result.completeExceptionally(new StoreUnavailableException("The Redis store is closed"))) {
-				pending.abandon();
-			}
-		}
-	}
-
-	private void checkDeadline(CompletableFuture<StoreDecision> result, PendingDecision pending, long started,
-			long due) {
-		if (result.isDone()) {
-			return;
-		}
-		long now = System.nanoTime();
-		// how long Redis has been silent since this decision was sent, less the time this
-		// JVM gave nobody a
-		// chance to read an answer: a timer that ran late was starved of CPU, and so,
-		// likely, was the reader
-		long silent = now - Math.max(this.lastAnswerNanos, started) - Math.max(0, now - due);
-		long waited = now - started;
-		if (silent >= this.timeoutNanos) {
-			// the breaker hears of the failure before the caller does
-			this.circuitBreaker.recordFailure();
-			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT,
-					"Redis answered nothing for " + this.timeout.toMillis() + " ms", null))) {
-				pending.abandon();
-			}
-		}
-		else if (waited >= this.maxWaitNanos) {
-			// Redis is answering, this application is too busy to be answered in time:
-			// not Redis's fault, so
-			// not the breaker's business
-			if (result.completeExceptionally(new StoreUnavailableException(StoreUnavailableException.Kind.OVERLOADED,
-					"Redis is answering, but this decision's answer was not read within " + this.maxWait.toMillis()
-							+ " ms (this application is overloaded)",
-					null))) {
-				pending.abandon();
-			}
-		}
-		else {
-			// Redis answers others: look again when the silence would reach its limit
-			watch(result, pending, started, now + Math.min(this.timeoutNanos - silent, this.maxWaitNanos - waited));
-		}
 	}
 
 	/** Closes the store's connection. */
@@ -484,67 +390,13 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 		this.connection.close();
 	}
 
-	/**
-	 * A failure of a decision sent on {@code session}: when the connection is gone
-	 * meanwhile (closed, or an I/O error such as a reset, which Lettuce reports before it
-	 * closes the connection), the store is not connected, whatever words Lettuce used.
-	 */
-	private StoreUnavailableException unavailable(S session, Throwable failure) {
-		StoreUnavailableException unavailable = unavailable(failure);
-		if (unavailable.kind() == StoreUnavailableException.Kind.ERROR
-				&& (!session.isOpen() || lostConnection(failure))) {
-			return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED,
-					"Not connected to Redis: the connection was lost (" + failure.getMessage() + ")", failure);
-		}
-		return unavailable;
-	}
-
-	// a lost connection: an I/O error, or Lettuce refusing a command while it is
-	// disconnected (the store's client rejects commands rather than queue them), which
-	// can
-	// come before the session itself reads as closed
-	protected static boolean lostConnection(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof java.io.IOException || cause instanceof RedisConnectionException
-					|| rejectedWhileDisconnected(cause)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean rejectedWhileDisconnected(Throwable failure) {
-		String message = failure.getMessage();
-		return failure instanceof RedisException && message != null && message.startsWith("Currently not connected");
-	}
-
 	private static StoreUnavailableException notConnected() {
 		return new StoreUnavailableException(StoreUnavailableException.Kind.NOT_CONNECTED, "Not connected to Redis",
 				null);
 	}
 
 	private StoreUnavailableException unavailable(Throwable failure) {
-		Throwable cause = failure;
-		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-				&& cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		if (cause instanceof StoreUnavailableException unavailable) {
-			return unavailable;
-		}
-		if (cause instanceof TimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
-			return new StoreUnavailableException(StoreUnavailableException.Kind.TIMEOUT,
-					"Redis did not decide within " + maxWait().toMillis() + " ms", cause);
-		}
-		for (Throwable c = cause; c != null; c = c.getCause()) {
-			if (c instanceof RedisCommandExecutionException refused) {
-				// Redis's own words: OOM command not allowed when used memory >
-				// 'maxmemory', READONLY, LOADING...
-				return new StoreUnavailableException(StoreUnavailableException.Kind.REFUSED,
-						"Redis refused: " + refused.getMessage(), refused);
-			}
-		}
-		return new StoreUnavailableException("Redis could not decide: " + cause, cause);
+		return RedisFailures.classify(failure, this.maxWait);
 	}
 
 }

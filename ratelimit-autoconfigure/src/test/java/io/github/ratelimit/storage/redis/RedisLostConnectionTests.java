@@ -21,23 +21,22 @@ class RedisLostConnectionTests {
 	@Test
 	void aCommandRejectedWhileDisconnectedIsALostConnection() {
 		RedisException rejected = new RedisException("Currently not connected. Commands are rejected.");
-		assertThat(RedisRateLimitStore.lostConnection(rejected)).isTrue();
-		assertThat(RedisRateLimitStore.lostConnection(new CompletionException(rejected))).isTrue();
+		assertThat(RedisFailures.lostConnection(rejected)).isTrue();
+		assertThat(RedisFailures.lostConnection(new CompletionException(rejected))).isTrue();
 	}
 
 	@Test
 	void ioFailuresAreALostConnection() {
-		assertThat(RedisRateLimitStore.lostConnection(new RedisConnectionException("Connection refused"))).isTrue();
-		assertThat(RedisRateLimitStore.lostConnection(new RedisException(new IOException("Connection reset"))))
-			.isTrue();
+		assertThat(RedisFailures.lostConnection(new RedisConnectionException("Connection refused"))).isTrue();
+		assertThat(RedisFailures.lostConnection(new RedisException(new IOException("Connection reset")))).isTrue();
 	}
 
 	@Test
 	void anErrorRedisAnsweredOrAnyOtherFailureIsNot() {
-		assertThat(RedisRateLimitStore.lostConnection(new RedisCommandExecutionException("OOM command not allowed")))
+		assertThat(RedisFailures.lostConnection(new RedisCommandExecutionException("OOM command not allowed")))
 			.isFalse();
-		assertThat(RedisRateLimitStore.lostConnection(new RedisException("Connection closed by peer?"))).isFalse();
-		assertThat(RedisRateLimitStore.lostConnection(new IllegalStateException("bug"))).isFalse();
+		assertThat(RedisFailures.lostConnection(new RedisException("Connection closed by peer?"))).isFalse();
+		assertThat(RedisFailures.lostConnection(new IllegalStateException("bug"))).isFalse();
 	}
 
 }

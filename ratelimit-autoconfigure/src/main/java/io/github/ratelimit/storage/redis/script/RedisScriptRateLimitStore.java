@@ -13,11 +13,8 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
 
-import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
-import io.github.ratelimit.storage.Permits;
-import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.redis.PendingDecision;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.RedisStoreDefaults;
@@ -161,16 +158,16 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	private PendingDecision sendBySlot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, byte[] leaseId) {
 		ToIntFunction<byte[]> slotOf = slotsOf(session);
 		if (slotOf == null) {
-			return new Slot(session, checks, keys, leaseId, all(checks.size())).send();
+			return newSlot(session, checks, keys, leaseId, all(checks.size())).send();
 		}
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		for (int i = 0; i < keys.length; i++) {
 			bySlot.computeIfAbsent(slotOf.applyAsInt(keys[i]), (slot) -> new ArrayList<>()).add(i);
 		}
 		if (bySlot.size() == 1) {
-			return new Slot(session, checks, keys, leaseId, all(checks.size())).send();
+			return newSlot(session, checks, keys, leaseId, all(checks.size())).send();
 		}
-		List<Slot> parts = new ArrayList<>(bySlot.size());
+		List<SlotDecision> parts = new ArrayList<>(bySlot.size());
 		for (List<Integer> indexes : bySlot.values()) {
 			List<LimitCheck> part = new ArrayList<>(indexes.size());
 			byte[][] partKeys = new byte[indexes.size()][];
@@ -180,9 +177,9 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 				part.add(checks.get(positions[j]));
 				partKeys[j] = keys[positions[j]];
 			}
-			parts.add(new Slot(session, part, partKeys, leaseId, positions));
+			parts.add(newSlot(session, part, partKeys, leaseId, positions));
 		}
-		return new AcrossSlots(checks.size(), parts).send();
+		return new AcrossSlotsDecision(checks.size(), parts).send();
 	}
 
 	/**
@@ -255,186 +252,17 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 		return (this.clock != null) ? this.clock.getAsLong() : -1;
 	}
 
+	private SlotDecision newSlot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, byte[] leaseId,
+			int[] positions) {
+		return new SlotDecision(session, this.script, this::now, checks, keys, leaseId, positions);
+	}
+
 	private static int[] all(int size) {
 		int[] indexes = new int[size];
 		for (int i = 0; i < size; i++) {
 			indexes[i] = i;
 		}
 		return indexes;
-	}
-
-	/** The checks of one slot: one script, atomic. */
-	private final class Slot implements PendingDecision {
-
-		private final ScriptSession session;
-
-		private final List<LimitCheck> checks;
-
-		private final byte[][] keys;
-
-		private final byte[] leaseId;
-
-		private final int[] positions;
-
-		private CompletableFuture<StoreDecision> answer = new CompletableFuture<>();
-
-		private volatile boolean abandoned;
-
-		Slot(ScriptSession session, List<LimitCheck> checks, byte[][] keys, byte[] leaseId, int[] positions) {
-			this.session = session;
-			this.checks = checks;
-			this.keys = keys;
-			this.leaseId = leaseId;
-			this.positions = positions;
-		}
-
-		Slot send() {
-			this.answer = this.session.decide(new TokenBucketScript.Request(this.checks, this.leaseId), this.keys,
-					now());
-			return this;
-		}
-
-		@Override
-		public CompletableFuture<StoreDecision> answer() {
-			return this.answer;
-		}
-
-		@Override
-		public void abandon() {
-			if (this.abandoned) {
-				return;
-			}
-			this.abandoned = true;
-			this.answer.thenAccept((decision) -> {
-				if (decision.admitted()) {
-					refund(decision);
-				}
-			});
-		}
-
-		/**
-		 * Gives back what this slot's admitted answer took: tokens, quota counts and
-		 * permits.
-		 * @return the slot's results as a refusal reports them: the state as given back,
-		 * the waits as found
-		 */
-		CompletableFuture<List<CheckResult>> refund(StoreDecision decision) {
-			List<CheckResult> results = decision.results();
-			List<Integer> taken = new ArrayList<>(this.checks.size());
-			for (int i = 0; i < this.checks.size(); i++) {
-				if (results.get(i).hadTokens()) {
-					taken.add(i);
-				}
-			}
-			if (taken.isEmpty()) {
-				return CompletableFuture.completedFuture(results);
-			}
-			List<LimitCheck> takenChecks = new ArrayList<>(taken.size());
-			byte[][] takenKeys = new byte[taken.size()][];
-			for (int t = 0; t < takenKeys.length; t++) {
-				takenChecks.add(this.checks.get(taken.get(t)));
-				takenKeys[t] = this.keys[taken.get(t)];
-			}
-			return this.session
-				.run(takenKeys,
-						RedisScriptRateLimitStore.this.script
-							.arguments(List.of(new TokenBucketScript.Request(takenChecks, this.leaseId)), true, now()))
-				.thenApply((reply) -> {
-					List<CheckResult> givenBack = TokenBucketScript.read(reply, 0, takenChecks).decision().results();
-					CheckResult[] found = results.toArray(CheckResult[]::new);
-					for (int t = 0; t < taken.size(); t++) {
-						found[taken.get(t)] = asFound(results.get(taken.get(t)), givenBack.get(t));
-					}
-					return List.of(found);
-				});
-		}
-
-		private static CheckResult asFound(CheckResult decided, CheckResult givenBack) {
-			List<BandwidthResult> bandwidths = new ArrayList<>(decided.bandwidths().size());
-			for (int b = 0; b < decided.bandwidths().size(); b++) {
-				BandwidthResult taken = decided.bandwidths().get(b);
-				BandwidthResult left = givenBack.bandwidths().get(b);
-				bandwidths.add(new BandwidthResult(left.remaining(), taken.millisUntilCost(), left.millisUntilFull(),
-						left.millisUntilCostAgain()));
-			}
-			return new CheckResult(decided.hadTokens(), bandwidths);
-		}
-
-	}
-
-	/**
-	 * The checks of a request spread over several slots: one script each, and give-backs
-	 * on refusal.
-	 */
-	private static final class AcrossSlots implements PendingDecision {
-
-		private final int size;
-
-		private final List<Slot> slots;
-
-		private CompletableFuture<StoreDecision> answer = new CompletableFuture<>();
-
-		AcrossSlots(int size, List<Slot> slots) {
-			this.size = size;
-			this.slots = slots;
-		}
-
-		AcrossSlots send() {
-			CompletableFuture<?>[] answers = new CompletableFuture<?>[this.slots.size()];
-			for (int s = 0; s < answers.length; s++) {
-				answers[s] = this.slots.get(s).send().answer();
-			}
-			this.answer = CompletableFuture.allOf(answers).thenCompose((ignored) -> settle());
-			return this;
-		}
-
-		private CompletableFuture<StoreDecision> settle() {
-			CheckResult[] results = new CheckResult[this.size];
-			boolean admitted = true;
-			long waitMillis = 0;
-			for (Slot slot : this.slots) {
-				StoreDecision part = slot.answer().join();
-				admitted &= part.admitted();
-				waitMillis = Math.max(waitMillis, part.waitMillis());
-				for (int j = 0; j < slot.positions.length; j++) {
-					results[slot.positions[j]] = part.results().get(j);
-				}
-			}
-			if (admitted) {
-				return CompletableFuture
-					.completedFuture(new StoreDecision(true, List.of(results), waitMillis, Permits.NONE));
-			}
-			List<CompletableFuture<?>> refunds = new ArrayList<>();
-			for (Slot slot : this.slots) {
-				StoreDecision part = slot.answer().join();
-				if (part.admitted()) {
-					refunds.add(slot.refund(part).thenAccept((found) -> {
-						for (int j = 0; j < slot.positions.length; j++) {
-							results[slot.positions[j]] = found.get(j);
-						}
-					}));
-				}
-			}
-			return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new))
-				.thenApply((ignored) -> new StoreDecision(false, List.of(results), 0, Permits.NONE));
-		}
-
-		@Override
-		public CompletableFuture<StoreDecision> answer() {
-			return this.answer;
-		}
-
-		@Override
-		public void abandon() {
-			// a refusal gave back what the admitting slots took already; otherwise each
-			// slot gives back its own
-			this.answer.whenComplete((decision, failure) -> {
-				if (failure != null || decision.admitted()) {
-					this.slots.forEach(Slot::abandon);
-				}
-			});
-		}
-
 	}
 
 	@Override

@@ -1,0 +1,111 @@
+package io.github.ratelimit.storage.memory;
+
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.github.bucket4j.TimeMeter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.ratelimit.policy.Policy;
+
+/**
+ * Where the in-memory store's buckets live: two Caffeine maps, each bounded on its own.
+ * Anyone can make a new address, so address buckets are bounded apart from those of
+ * verified callers (users, orgs, tokens), which a flood of addresses must not evict. An
+ * entry that holds permits weighs nothing, so the bound passes it over; the identified
+ * bound warns when it evicts, at most once a minute.
+ */
+final class BucketPartitions {
+
+	// the store's category, which users may have configured already
+	private static final Logger logger = LoggerFactory.getLogger(InMemoryRateLimitStore.class);
+
+	/** How often, at most, the identified bound's evictions are logged. */
+	private static final long EVICTION_WARNING_INTERVAL_MILLIS = 60_000;
+
+	private final Cache<String, Entry> addresses;
+
+	private final Cache<String, Entry> identified;
+
+	private final TimeMeter timeMeter;
+
+	private final Clock clock;
+
+	private final long maxIdentifiedKeys;
+
+	private final AtomicLong identifiedEvictions = new AtomicLong();
+
+	private final AtomicLong nextEvictionWarningMillis = new AtomicLong(Long.MIN_VALUE);
+
+	/**
+	 * Creates the two maps.
+	 * @param maxKeys the most buckets kept for client addresses
+	 * @param maxIdentifiedKeys the most buckets kept for users, orgs and tokens
+	 * @param timeMeter the clock of idle expiry
+	 * @param clock the wall clock of quota periods and of the eviction warning
+	 */
+	BucketPartitions(long maxKeys, long maxIdentifiedKeys, TimeMeter timeMeter, Clock clock) {
+		this.timeMeter = timeMeter;
+		this.clock = clock;
+		this.maxIdentifiedKeys = maxIdentifiedKeys;
+		this.addresses = newMap(maxKeys).build();
+		this.identified = newMap(maxIdentifiedKeys).evictionListener((String key, Entry entry, RemovalCause cause) -> {
+			if (cause == RemovalCause.SIZE) {
+				identifiedEvicted();
+			}
+		}).build();
+	}
+
+	private Caffeine<String, Entry> newMap(long maxKeys) {
+		return Caffeine.newBuilder()
+			.ticker(this.timeMeter::currentTimeNanos)
+			.maximumWeight(maxKeys)
+			.weigher((String key, Entry entry) -> entry.pinned() ? 0 : 1)
+			.expireAfter(new IdleExpiry(this.clock));
+	}
+
+	/** The map of a policy's buckets. */
+	Cache<String, Entry> of(Policy policy) {
+		return policy.dimension().unverified() ? this.addresses : this.identified;
+	}
+
+	private void identifiedEvicted() {
+		long evicted = this.identifiedEvictions.incrementAndGet();
+		long now = this.clock.millis();
+		long next = this.nextEvictionWarningMillis.get();
+		if (now >= next && this.nextEvictionWarningMillis.compareAndSet(next, now + EVICTION_WARNING_INTERVAL_MILLIS)) {
+			logger
+				.warn("The in-memory store is full of users', orgs' and tokens' buckets ({} kept): {} evicted so far, "
+						+ "each back with a full budget (a quota with its whole period's); raise "
+						+ "ratelimit.storage.memory.max-identified-keys", this.maxIdentifiedKeys, evicted);
+		}
+	}
+
+	/** Forgets a key, as a size bound does. */
+	void evict(String key) {
+		this.addresses.invalidate(key);
+		this.identified.invalidate(key);
+	}
+
+	long addressSize() {
+		return this.addresses.estimatedSize();
+	}
+
+	long identifiedSize() {
+		return this.identified.estimatedSize();
+	}
+
+	long identifiedEvictions() {
+		return this.identifiedEvictions.get();
+	}
+
+	void cleanUp() {
+		this.addresses.cleanUp();
+		this.identified.cleanUp();
+	}
+
+}
