@@ -285,7 +285,7 @@ public abstract class RedisRateLimitStore<S extends RedisSession>
 	/** The session for an operator's call, waiting for a first connect under way. */
 	private S operatorSession() {
 		S session = this.connection.session();
-		CompletableFuture<@Nullable S> connecting = (session == null) ? this.connection.firstConnect() : null;
+		CompletableFuture<@Nullable S> connecting = (session != null) ? null : this.connection.firstConnect();
 		if (connecting != null) {
 			session = await(connecting, OPERATOR_TIMEOUT.toNanos());
 		}
