@@ -18,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -26,6 +25,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
 import io.github.ratelimit.control.ControlStore;
@@ -71,6 +71,7 @@ import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 @AutoConfiguration(after = RateLimitRedisAutoConfiguration.class)
 @Conditional(OnRateLimitEnabledCondition.class)
 @EnableConfigurationProperties(RateLimitProperties.class)
+@Import(RateLimitConverters.class)
 public final class RateLimitAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(RateLimitAutoConfiguration.class);
@@ -149,54 +150,6 @@ public final class RateLimitAutoConfiguration {
 					"memory");
 		}
 		return inMemoryStore(storage);
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static LimitConverter rateLimitLimitConverter() {
-		return new LimitConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static WarnAtConverter rateLimitWarnAtConverter() {
-		return new WarnAtConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static CidrRangeConverter rateLimitCidrRangeConverter() {
-		return new CidrRangeConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static OptionalLimitConverter rateLimitOptionalLimitConverter() {
-		return new OptionalLimitConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static CountedResponseConverter rateLimitCountedResponseConverter() {
-		return new CountedResponseConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static AllowRuleConverter rateLimitAllowRuleConverter() {
-		return new AllowRuleConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static SubjectConverter rateLimitSubjectConverter() {
-		return new SubjectConverter();
-	}
-
-	@Bean
-	@ConfigurationPropertiesBinding
-	static KeySha256Converter rateLimitKeySha256Converter() {
-		return new KeySha256Converter();
 	}
 
 	@Bean
