@@ -394,7 +394,7 @@ redis_bench "EVAL \"return 1\" 0 (trivial script, for scale)" EVAL 'return 1' 0
 
 # ---------------------------------------------------------------------------------------------------
 # JMH: the Redis decision alone (RedisDecisionBenchmark) on the same server, and redis-benchmark with the
-# same script, KEYS/ARGV shape and concurrency right after (DESIGN.md section 11: a Redis decision's
+# same script, KEYS/ARGV shape and concurrency right after (DESIGN.md section 12: a Redis decision's
 # throughput within 70% of redis-benchmark running an equivalent script at the same concurrency)
 
 JMH_THROUGHPUT="$WORK/jmh-throughput.csv" # JMH CSV: script, keys10k, -t JMH_THREADS, ops/s
@@ -558,7 +558,7 @@ report() {
 	[[ -z "$SCRIPT_NOTE" ]] || echo "  note: $SCRIPT_NOTE"
 	echo
 
-	echo "Targets (DESIGN.md section 11), admitted path, medians of per-round values vs off:"
+	echo "Targets (DESIGN.md section 12), admitted path, medians of per-round values vs off:"
 	awk -F'\t' -v bench="$REDIS_BENCH" '
 		BEGIN { while ((getline line < bench) > 0) { split(line, b, "\t"); if (line ~ /^EVALSHA token-buckets.lua, admitted/) script_rps = b[2] } }
 		$2 == "admitted" { val[$1, $3] = $4 }
@@ -613,7 +613,7 @@ jmh_report() {
 				else printf "  %-70s no result\n", "JMH hotKey, " s ", 16 threads"
 			}
 			print ""
-			print "Targets (DESIGN.md section 11), Redis decision:"
+			print "Targets (DESIGN.md section 12), Redis decision:"
 			ratio = (jmh_rps != "" && rb_rps > 0) ? jmh_rps / rb_rps : ""
 			target("script decisions/s (JMH, " t " threads) vs redis-benchmark (same script, -c " t ") >= 0.70", (ratio == "") ? "no result" : sprintf("%.2f", ratio), ratio != "" && ratio >= 0.7)
 			for (i = 1; i <= 2; i++) {

@@ -45,7 +45,7 @@ import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 /**
  * One in-memory decision of a premium caller identified by API key, with identity
  * resolution included: three dimensions (org, user, the per-IP backstop) and, for
- * comparison, one (user only, no backstop). Target (DESIGN.md section 11): well under 1
+ * comparison, one (user only, no backstop). Target (DESIGN.md section 12): well under 1
  * µs median for three dimensions. The {@code store*} benchmarks call the store alone with
  * the same checks, without identity resolution or policy lookup. Average time and sample
  * time (p50, p90, p99... of single calls).
