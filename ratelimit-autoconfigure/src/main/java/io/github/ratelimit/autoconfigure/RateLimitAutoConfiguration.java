@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.RuntimeControl;
@@ -54,6 +55,7 @@ import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.EndpointRule;
 import io.github.ratelimit.web.LoginAttempts;
 import io.github.ratelimit.web.reactive.ReactiveAnnotatedRoutes;
+import io.github.ratelimit.web.reactive.ReactiveCors;
 import io.github.ratelimit.web.reactive.ReactiveFunctionalRoutes;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitFilter;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
@@ -61,6 +63,7 @@ import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RefusedBodyValve;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
+import io.github.ratelimit.web.servlet.ServletCors;
 import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
 
 /**
@@ -283,13 +286,23 @@ public final class RateLimitAutoConfiguration {
 			return prepare(classifier, properties, policies);
 		}
 
+		/**
+		 * Refusals of cross-origin requests carry the application's CORS headers, our
+		 * headers are exposed to scripts, and preflights are free.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		ServletCors rateLimitServletCors(RateLimitHeaders headers, ApplicationContext context) {
+			return ServletCorsBeans.cors(headers, context);
+		}
+
 		@Bean
 		@ConditionalOnMissingFilterBean(RateLimitFilter.class)
 		FilterRegistrationBean<RateLimitFilter> rateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
 				EndpointClassifier classifier, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
-				ObjectProvider<DecisionListener> listeners) {
+				ObjectProvider<DecisionListener> listeners, ServletCors cors) {
 			RateLimitFilter filter = new RateLimitFilter(limiter, classifier, headers, bodyWriter,
-					DecisionListener.composite(listeners.orderedStream().toList()));
+					DecisionListener.composite(listeners.orderedStream().toList()), cors);
 			FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("rateLimitFilter");
 			registration.setOrder(properties.getFilter().getOrder());
@@ -302,11 +315,11 @@ public final class RateLimitAutoConfiguration {
 		FilterRegistrationBean<RateLimitGateFilter> rateLimitGateFilter(RateLimitProperties properties,
 				AddressGate gate, RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
-				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context) {
+				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context, ServletCors cors) {
 			RateLimitGateFilter filter = new RateLimitGateFilter(gate, classifier,
 					GateOpenPaths.of(context.getEnvironment()), headers, bodyWriter,
 					DecisionListener.composite(listeners.orderedStream().toList()), limiter,
-					loginAttempts.getIfAvailable());
+					loginAttempts.getIfAvailable(), cors);
 			FilterRegistrationBean<RateLimitGateFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("rateLimitGateFilter");
 			registration.setOrder(properties.getFilter().getGateOrder());
@@ -349,13 +362,24 @@ public final class RateLimitAutoConfiguration {
 			return prepare(classifier, properties, policies);
 		}
 
+		/**
+		 * Refusals of cross-origin requests carry the application's CORS headers, our
+		 * headers are exposed to scripts, and preflights are free.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveCors rateLimitReactiveCors(RateLimitHeaders headers, ApplicationContext context) {
+			return ReactiveCorsBeans.cors(headers, context);
+		}
+
 		@Bean
 		@ConditionalOnMissingBean
 		ReactiveRateLimitFilter reactiveRateLimitFilter(RateLimitProperties properties, RateLimiter limiter,
 				EndpointClassifier classifier, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
-				ObjectProvider<DecisionListener> listeners) {
+				ObjectProvider<DecisionListener> listeners, ReactiveCors cors) {
 			return new ReactiveRateLimitFilter(limiter, classifier, headers, bodyWriter,
-					DecisionListener.composite(listeners.orderedStream().toList()), properties.getFilter().getOrder());
+					DecisionListener.composite(listeners.orderedStream().toList()), properties.getFilter().getOrder(),
+					Schedulers.parallel(), cors);
 		}
 
 		@Bean
@@ -364,10 +388,10 @@ public final class RateLimitAutoConfiguration {
 		ReactiveRateLimitGateFilter reactiveRateLimitGateFilter(RateLimitProperties properties, AddressGate gate,
 				RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 				RejectionBodyWriter bodyWriter, ObjectProvider<DecisionListener> listeners,
-				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context) {
+				ObjectProvider<LoginAttempts> loginAttempts, ApplicationContext context, ReactiveCors cors) {
 			return new ReactiveRateLimitGateFilter(gate, classifier, GateOpenPaths.of(context.getEnvironment()),
 					headers, bodyWriter, DecisionListener.composite(listeners.orderedStream().toList()),
-					properties.getFilter().getGateOrder(), limiter, loginAttempts.getIfAvailable());
+					properties.getFilter().getGateOrder(), limiter, loginAttempts.getIfAvailable(), cors);
 		}
 
 	}

@@ -52,6 +52,8 @@ public class WebFluxBehaviourApplication {
 			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
 			.httpBasic(Customizer.withDefaults())
 			.csrf((csrf) -> csrf.disable())
+			// applies a CorsConfigurationSource bean, when there is one (the CORS suite)
+			.cors(Customizer.withDefaults())
 			.build();
 	}
 

@@ -34,6 +34,7 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
@@ -90,6 +91,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final Scheduler scheduler;
 
+	private final ReactiveCors cors;
+
 	/**
 	 * Creates a filter that continues on {@link Schedulers#parallel()} after an
 	 * asynchronous decision.
@@ -119,12 +122,33 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 */
 	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler) {
+		this(limiter, classifier, headers, bodyWriter, listener, order, scheduler,
+				ReactiveCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates a filter with the application's CORS configuration.
+	 * @param limiter decides
+	 * @param classifier classifies requests
+	 * @param headers writes the rate-limit headers
+	 * @param bodyWriter writes the body of refusals
+	 * @param listener told of every decision
+	 * @param order the filter's order
+	 * @param scheduler where the chain continues after a decision that completed on the
+	 * store's thread, and the timer of requests that wait for their tokens
+	 * @param cors gives refusals the application's CORS headers, exposes ours and tells
+	 * preflights, which are never charged
+	 */
+	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler,
+			ReactiveCors cors) {
 		Assert.notNull(limiter, "'limiter' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
 		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
 		Assert.notNull(scheduler, "'scheduler' must not be null");
+		Assert.notNull(cors, "'cors' must not be null");
 		this.limiter = limiter;
 		this.classifier = classifier;
 		this.headers = headers;
@@ -132,6 +156,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.listener = listener;
 		this.order = order;
 		this.scheduler = scheduler;
+		this.cors = cors;
 	}
 
 	@Override
@@ -140,6 +165,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeaders().getFirst(RequestIds.HEADER));
 		exchange.getResponse().getHeaders().set(RequestIds.HEADER, requestId);
 		exchange.getAttributes().put(REQUEST_ID_ATTRIBUTE, requestId);
+		this.cors.expose(exchange);
 		PathContainer path;
 		Classification classification;
 		try {
@@ -150,7 +176,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			logger.error(FAILED, ex);
 			return chain.filter(exchange);
 		}
-		if (classification.excluded()) {
+		if (classification.excluded() || ReactiveCors.isPreFlight(request)) {
 			return chain.filter(exchange);
 		}
 		return Mono.defer(() -> {
@@ -173,7 +199,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				// outside the error handling above: an error of the application is not
 				// the limiter's
 				.flatMap((answer) -> (answer.refusal() != null)
-						? ReactiveRefusals.write(exchange.getResponse(), answer.refusal())
+						? ReactiveRefusals.write(exchange, answer.refusal(), this.cors)
 						: proceed(exchange, chain, answer.waitMillis(), lifecycle, status))
 				// completed, failed or cancelled (while deciding, waiting or in the
 				// application)

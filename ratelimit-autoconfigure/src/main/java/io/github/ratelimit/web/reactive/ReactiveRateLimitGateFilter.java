@@ -37,6 +37,7 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.LoginAttempts;
 import io.github.ratelimit.web.RequestLifecycle;
 
@@ -97,6 +98,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 
 	private final Scheduler scheduler = Schedulers.parallel();
 
+	private final ReactiveCors cors;
+
 	/**
 	 * Creates a gate filter.
 	 * @param gate decides by address
@@ -149,12 +152,38 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
 			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, order, limiter, loginAttempts,
+				ReactiveCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome and the
+	 * budgets of failed logins, with the application's CORS configuration: a refusal of a
+	 * cross-origin request carries the CORS headers the application would have sent, and
+	 * a preflight is refused by address rules and bans only.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses by address rule or ban
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param order the filter's order
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link ReactiveRateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not
+	 * protected
+	 * @param cors the CORS support
+	 */
+	public ReactiveRateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener, int order,
+			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts, ReactiveCors cors) {
 		Assert.notNull(gate, "'gate' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(openPaths, "'openPaths' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
 		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		Assert.notNull(cors, "'cors' must not be null");
 		this.gate = gate;
 		this.classifier = classifier;
 		this.openPaths = List.copyOf(openPaths);
@@ -164,10 +193,12 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		this.order = order;
 		this.limiter = limiter;
 		this.loginAttempts = (limiter != null && limiter.protectsLogins()) ? loginAttempts : null;
+		this.cors = cors;
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		this.cors.expose(exchange);
 		// the common case: no address rule, no ban, no limit counting by outcome; nothing
 		// is resolved
 		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
@@ -179,7 +210,8 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			return refuse(exchange, refusal);
 		}
-		if (!countsByOutcome() && this.loginAttempts == null) {
+		if ((!countsByOutcome() && this.loginAttempts == null) || ReactiveCors.isPreFlight(exchange.getRequest())) {
+			// address rules and bans apply to a preflight; limits do not
 			return chain.filter(exchange);
 		}
 		LoginAttempts attempts = this.loginAttempts;
@@ -370,7 +402,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 		// new connection per try
 		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		byte[] body = ReactiveRefusals.prepare(response, refusal, requestId, this.bodyWriter);
-		return ReactiveRefusals.write(response, body);
+		return ReactiveRefusals.write(exchange, body, this.cors);
 	}
 
 	@Override

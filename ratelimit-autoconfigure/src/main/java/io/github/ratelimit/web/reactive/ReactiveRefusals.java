@@ -6,6 +6,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 import io.github.ratelimit.core.Decision;
@@ -43,8 +44,15 @@ final class ReactiveRefusals {
 		}
 	}
 
-	/** Writes the body of a refusal and completes the response. */
-	static Mono<Void> write(ServerHttpResponse response, byte[] body) {
+	/**
+	 * Gives a refusal of a cross-origin request the application's CORS headers, then
+	 * writes its body and completes the response.
+	 */
+	static Mono<Void> write(ServerWebExchange exchange, byte[] body, ReactiveCors cors) {
+		return cors.applyToRefusal(exchange).then(Mono.defer(() -> write(exchange.getResponse(), body)));
+	}
+
+	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {
 		response.getHeaders().setContentLength(body.length);
 		if (body.length == 0) {
 			return response.setComplete();

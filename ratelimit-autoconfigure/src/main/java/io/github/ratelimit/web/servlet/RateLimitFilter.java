@@ -25,6 +25,7 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.GateDecisions;
 import io.github.ratelimit.web.RequestLifecycle;
 
@@ -64,23 +65,52 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private final DecisionListener listener;
 
+	private final ServletCors cors;
+
+	/**
+	 * Creates a filter that knows none of the application's CORS configuration (see
+	 * {@link ServletCors#exposingOnly}).
+	 * @param limiter decides
+	 * @param classifier classifies requests
+	 * @param headers writes the rate-limit headers
+	 * @param bodyWriter writes the body of refusals
+	 * @param listener told of every decision
+	 */
 	public RateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener) {
+		this(limiter, classifier, headers, bodyWriter, listener, ServletCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates a filter.
+	 * @param limiter decides
+	 * @param classifier classifies requests
+	 * @param headers writes the rate-limit headers
+	 * @param bodyWriter writes the body of refusals
+	 * @param listener told of every decision
+	 * @param cors gives refusals the application's CORS headers, exposes ours and tells
+	 * preflights, which are never charged
+	 */
+	public RateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, DecisionListener listener, ServletCors cors) {
 		Assert.notNull(limiter, "'limiter' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
 		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		Assert.notNull(cors, "'cors' must not be null");
 		this.limiter = limiter;
 		this.classifier = classifier;
 		this.headers = headers;
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
+		this.cors = cors;
 	}
 
 	@Override
-	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse servletResponse, FilterChain chain)
 			throws ServletException, IOException {
+		HttpServletResponse response = this.cors.exposeOn(request, servletResponse);
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
 		MDC.put(MDC_REQUEST_ID, requestId);
@@ -158,7 +188,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
 				.pathWithinApplication();
 			Classification classification = this.classifier.classify(request.getMethod(), path);
-			if (classification.excluded()) {
+			if (classification.excluded() || ServletCors.isPreFlight(request)) {
 				return null;
 			}
 			// the gate before authentication decided the limits that count by outcome:
@@ -183,7 +213,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
 			String requestId) throws IOException {
-		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter);
+		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter, this.cors);
 	}
 
 }

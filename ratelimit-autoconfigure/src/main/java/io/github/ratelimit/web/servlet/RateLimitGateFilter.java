@@ -29,6 +29,7 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.LoginAttempts;
 import io.github.ratelimit.web.RequestLifecycle;
 
@@ -88,6 +89,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 
 	private final @Nullable LoginAttempts loginAttempts;
 
+	private final ServletCors cors;
+
 	/**
 	 * Creates a gate filter.
 	 * @param gate decides by address
@@ -137,12 +140,37 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
 			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
 			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts) {
+		this(gate, classifier, openPaths, headers, bodyWriter, listener, limiter, loginAttempts,
+				ServletCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates a gate filter that also decides the limits that count by outcome and the
+	 * budgets of failed logins, with the application's CORS configuration: a refusal of a
+	 * cross-origin request carries the CORS headers the application would have sent, and
+	 * a preflight is refused by address rules and bans only.
+	 * @param gate decides by address
+	 * @param classifier names the endpoint group of a request
+	 * @param openPaths paths the gate never refuses by address rule or ban
+	 * @param headers writes the headers of a decision
+	 * @param bodyWriter writes the body of a refusal
+	 * @param listener told of every refusal
+	 * @param limiter decides the limits that count by outcome, or {@code null} to leave
+	 * them to the {@link RateLimitFilter}
+	 * @param loginAttempts tells login attempts, or {@code null} when logins are not
+	 * protected
+	 * @param cors the CORS support
+	 */
+	public RateLimitGateFilter(AddressGate gate, EndpointClassifier classifier, List<PathPattern> openPaths,
+			RateLimitHeaders headers, RejectionBodyWriter bodyWriter, DecisionListener listener,
+			@Nullable RateLimiter limiter, @Nullable LoginAttempts loginAttempts, ServletCors cors) {
 		Assert.notNull(gate, "'gate' must not be null");
 		Assert.notNull(classifier, "'classifier' must not be null");
 		Assert.notNull(openPaths, "'openPaths' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
 		Assert.notNull(bodyWriter, "'bodyWriter' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		Assert.notNull(cors, "'cors' must not be null");
 		this.gate = gate;
 		this.classifier = classifier;
 		this.openPaths = List.copyOf(openPaths);
@@ -151,11 +179,13 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		this.listener = listener;
 		this.limiter = limiter;
 		this.loginAttempts = (limiter != null && limiter.protectsLogins()) ? loginAttempts : null;
+		this.cors = cors;
 	}
 
 	@Override
-	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse servletResponse, FilterChain chain)
 			throws ServletException, IOException {
+		HttpServletResponse response = this.cors.exposeOn(request, servletResponse);
 		// the common case: no address rule, no ban, no limit counting by outcome; nothing
 		// is resolved
 		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
@@ -169,6 +199,11 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		if (refusal != null) {
 			this.listener.onDecision(refusal, System.nanoTime() - start);
 			refuse(request, response, refusal);
+			return;
+		}
+		if (ServletCors.isPreFlight(request)) {
+			// address rules and bans apply to a preflight; limits do not
+			chain.doFilter(request, response);
 			return;
 		}
 		LoginAttempt attempt = attempt(request, path);
@@ -304,7 +339,7 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
 		this.headers.write(refusal, response::setHeader);
-		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter);
+		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter, this.cors);
 	}
 
 }

@@ -28,7 +28,8 @@ final class ServletRefusals {
 	}
 
 	static void write(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
-			String requestId, RejectionBodyWriter bodyWriter) throws IOException {
+			String requestId, RejectionBodyWriter bodyWriter, ServletCors cors) throws IOException {
+		cors.applyToRefusal(request, response);
 		response.setStatus(RateLimitStatus.of(refusal).code());
 		if (request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
 			// the body was never read: close rather than let the container read (swallow)
