@@ -77,11 +77,16 @@ public record Budget(String name, Dimension scope, Bandwidth bandwidth, long rem
 	}
 
 	/**
-	 * When the budget is whole again, rounded up to a whole second.
+	 * When the budget is whole again, rounded up to a whole second: a used quota at the
+	 * end of its period (which the store's clock and this one may see a few milliseconds
+	 * apart).
 	 * @param readAt when the store was read
 	 * @return the instant
 	 */
 	public Instant resetAt(Instant readAt) {
+		if (this.period != null && this.resetMillis > 0) {
+			return Instant.ofEpochMilli(this.period.end());
+		}
 		return Instant.ofEpochSecond((readAt.toEpochMilli() + this.resetMillis + 999) / 1000);
 	}
 
