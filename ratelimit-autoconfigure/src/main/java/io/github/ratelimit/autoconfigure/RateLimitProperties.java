@@ -102,8 +102,14 @@ public class RateLimitProperties {
 
 	private final LoginProtection loginProtection = new LoginProtection();
 
+	private final Status status = new Status();
+
 	public LoginProtection getLoginProtection() {
 		return this.loginProtection;
+	}
+
+	public Status getStatus() {
+		return this.status;
 	}
 
 	public Access getAccess() {
@@ -1334,6 +1340,42 @@ public class RateLimitProperties {
 
 		public void setFailureUrl(String failureUrl) {
 			this.failureUrl = failureUrl;
+		}
+
+	}
+
+	/**
+	 * The status endpoint callers ask for their own limits (as GitHub's GET /rate_limit):
+	 * the calling identity's budgets in every endpoint group, never counted against any
+	 * limit.
+	 */
+	public static class Status {
+
+		/**
+		 * Whether callers may ask for their own limits at the status path.
+		 */
+		private boolean enabled;
+
+		/**
+		 * The path of the status endpoint, within the application's context path: a
+		 * literal path (no patterns), never limited by the rate limiter.
+		 */
+		private String path = "/ratelimit";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
 		}
 
 	}

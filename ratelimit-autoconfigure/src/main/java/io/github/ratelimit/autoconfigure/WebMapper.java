@@ -48,9 +48,10 @@ final class WebMapper {
 		Map<String, Long> costs = new LinkedHashMap<>();
 		properties.getGroups().forEach((name, group) -> costs.put(name, group.getCost()));
 		List<String> excluded = properties.getExcludePaths();
-		return new EndpointClassifier(
-				EndpointRules.exclusions((excluded != null) ? excluded : actuatorPaths(environment)), groups, costs,
-				annotated);
+		List<String> exclusions = new ArrayList<>((excluded != null) ? excluded : actuatorPaths(environment));
+		// the status endpoint answers before the limiter and counts against nothing
+		exclusions.addAll(StatusMapper.excludedPaths(properties.getStatus()));
+		return new EndpointClassifier(EndpointRules.exclusions(exclusions), groups, costs, annotated);
 	}
 
 	/**

@@ -1,9 +1,11 @@
 package io.github.ratelimit.core;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
@@ -11,7 +13,6 @@ import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.BandwidthResult;
-import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreKeys;
@@ -19,7 +20,7 @@ import io.github.ratelimit.storage.StoreKeys;
 /**
  * What a subject has in the store, for operators: a bucket for every limit of its
  * dimension (each tier's and group's, the backstop's, and its overrides'), whichever tier
- * it calls in. Read without taking a token, or reset to full.
+ * it calls in. Read without taking a token ({@link BucketReader}), or reset to full.
  */
 public final class SubjectBuckets {
 
@@ -28,6 +29,8 @@ public final class SubjectBuckets {
 	private final RateLimitStore store;
 
 	private final StoreKeys keys;
+
+	private final BucketReader reader;
 
 	/**
 	 * Creates the reader.
@@ -39,6 +42,7 @@ public final class SubjectBuckets {
 		this.control = control;
 		this.store = store;
 		this.keys = keys;
+		this.reader = new BucketReader(store, keys);
 	}
 
 	/**
@@ -49,12 +53,20 @@ public final class SubjectBuckets {
 	 * changing them
 	 */
 	public List<BucketState> read(Subject subject) {
-		List<LimitCheck> checks = checks(subject);
-		List<CheckResult> results = this.store.inspect(checks);
+		Map<Policy, String> ids = new LinkedHashMap<>();
+		for (Policy policy : candidates(subject)) {
+			ids.put(policy, subject.value());
+		}
 		List<BucketState> buckets = new ArrayList<>();
-		for (int i = 0; i < checks.size(); i++) {
-			Policy policy = checks.get(i).policy();
-			List<BandwidthResult> bandwidths = results.get(i).bandwidths();
+		Set<String> seen = new HashSet<>();
+		for (BucketReader.Reading reading : this.reader.read(ids)) {
+			// a bucket once, with the limit it was read with (an override's before a
+			// tier's)
+			if (!seen.add(reading.bucket())) {
+				continue;
+			}
+			Policy policy = reading.policy();
+			List<BandwidthResult> bandwidths = reading.result().bandwidths();
 			for (int b = 0; b < bandwidths.size(); b++) {
 				BandwidthResult result = bandwidths.get(b);
 				buckets.add(new BucketState(policy.bandwidthName(b), policy.limit().spec(),
@@ -78,11 +90,21 @@ public final class SubjectBuckets {
 		return checks.size();
 	}
 
-	/**
-	 * One check per bucket of the subject: overrides first, so that a bucket an override
-	 * shares with a tier limit is read with the override's limit.
-	 */
+	/** One check per bucket of the subject, with the limit it is read with. */
 	List<LimitCheck> checks(Subject subject) {
+		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
+		for (Policy policy : candidates(subject)) {
+			String key = this.keys.key(policy, subject.value());
+			byKey.putIfAbsent(key, new LimitCheck(policy, key, 1, true));
+		}
+		return new ArrayList<>(byKey.values());
+	}
+
+	/**
+	 * Every policy of the subject's dimension that has a bucket: overrides first, so that
+	 * a bucket an override shares with a tier limit is read with the override's limit.
+	 */
+	private List<Policy> candidates(Subject subject) {
 		PolicyTable table = this.control.table();
 		Dimension dimension = subject.dimension();
 		List<Policy> candidates = new ArrayList<>(this.control.overridesOf(dimension, subject.value()).values());
@@ -99,19 +121,9 @@ public final class SubjectBuckets {
 			// the backstop alone, as for a caller of no configured tier
 			candidates.addAll(table.backstop(group));
 		}
-		Map<String, LimitCheck> byKey = new LinkedHashMap<>();
-		for (Policy policy : candidates) {
-			if (policy.dimension() == dimension && !policy.limit().blocked()) {
-				String key = storeKey(policy, subject);
-				byKey.putIfAbsent(key, new LimitCheck(policy, key, 1, true));
-			}
-		}
-		return new ArrayList<>(byKey.values());
-	}
-
-	// the store key layout: the one place this class names it
-	private String storeKey(Policy policy, Subject subject) {
-		return this.keys.key(policy, subject.value());
+		return candidates.stream()
+			.filter((policy) -> policy.dimension() == dimension && !policy.limit().blocked())
+			.toList();
 	}
 
 }

@@ -78,11 +78,13 @@ class ArchitectureTests {
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.actuate.RateLimitsEndpoint")
 			.and()
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.SubjectBuckets")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.BucketReader")
 			.should()
 			.dependOnClassesThat()
 			.haveFullyQualifiedName("io.github.ratelimit.storage.StoreKeys")
 			.because(
-					"the planner asks the key layout for a request's keys (the endpoint's subject buckets for those it reads, "
+					"the planner asks the key layout for a request's keys (the bucket reader and the endpoint's subject buckets for those they read, "
 							+ "a login attempt for the hash of its account); nothing else builds a key")
 			.check(classes);
 	}

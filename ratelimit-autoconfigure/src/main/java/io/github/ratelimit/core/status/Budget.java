@@ -1,0 +1,107 @@
+package io.github.ratelimit.core.status;
+
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.ratelimit.policy.Bandwidth;
+import io.github.ratelimit.policy.CalendarQuota;
+import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.TokenBucket;
+
+/**
+ * One bandwidth of one limit that applies to a caller, as the store holds it now: what a
+ * caller's status reports per limit.
+ *
+ * @param name the bandwidth's name, as the {@code RateLimit-Policy} header names it
+ * ({@code premium-user-default})
+ * @param scope whose budget it is: the caller's user, org, token (API key) or client
+ * address
+ * @param bandwidth the bandwidth: its kind, quota and window
+ * @param remaining what is left (free permits for a concurrency cap); never below 0
+ * @param resetMillis how long until the budget is whole again: a token bucket full, a
+ * quota's period over (0 while unused); 0 for a concurrency cap
+ * @param period the current period of a calendar quota, {@code null} for other kinds
+ */
+public record Budget(String name, Dimension scope, Bandwidth bandwidth, long remaining, long resetMillis,
+		CalendarQuota.@Nullable Window period) {
+
+	/** What kind of limit it is, as the status names it. */
+	public Kind kind() {
+		if (this.bandwidth instanceof CalendarQuota) {
+			return Kind.QUOTA;
+		}
+		return (this.bandwidth instanceof ConcurrencyLimit) ? Kind.CONCURRENCY : Kind.RATE;
+	}
+
+	/**
+	 * The bandwidth as a limit string ({@code 100/1m}, {@code 100/1m burst 150},
+	 * {@code 10000/month}, {@code 2 concurrent}).
+	 */
+	public String limit() {
+		Bandwidth item = this.bandwidth;
+		if (item instanceof ConcurrencyLimit concurrency) {
+			return concurrency.permits() + " concurrent";
+		}
+		String limit = item.quota() + "/" + item.label();
+		return (item.capacity() != item.quota()) ? limit + " burst " + item.capacity() : limit;
+	}
+
+	/** What a window grants: the refill of a token bucket, a quota, the permits. */
+	public long quota() {
+		return this.bandwidth.quota();
+	}
+
+	/**
+	 * The most a token bucket holds when it exceeds the quota ({@code burst}), else the
+	 * quota.
+	 */
+	public long capacity() {
+		return this.bandwidth.capacity();
+	}
+
+	/** Whether a token bucket may hold more than its quota. */
+	public boolean bursts() {
+		return this.bandwidth instanceof TokenBucket && capacity() != quota();
+	}
+
+	/** Requests in flight that hold a permit of a concurrency cap; 0 for other kinds. */
+	public long inUse() {
+		return (this.bandwidth instanceof ConcurrencyLimit) ? Math.max(0, quota() - this.remaining) : 0;
+	}
+
+	/** Whole seconds until the budget is whole again, rounded up. */
+	public long resetSeconds() {
+		return (this.resetMillis + 999) / 1000;
+	}
+
+	/**
+	 * When the budget is whole again, rounded up to a whole second: a used quota at the
+	 * end of its period (which the store's clock and this one may see a few milliseconds
+	 * apart).
+	 * @param readAt when the store was read
+	 * @return the instant
+	 */
+	public Instant resetAt(Instant readAt) {
+		if (this.period != null && this.resetMillis > 0) {
+			return Instant.ofEpochMilli(this.period.end());
+		}
+		return Instant.ofEpochSecond((readAt.toEpochMilli() + this.resetMillis + 999) / 1000);
+	}
+
+	/** The kinds of limits. */
+	public enum Kind {
+
+		/** A token bucket ({@code 100/1m}). */
+		RATE,
+
+		/** A calendar quota ({@code 10000/month}). */
+		QUOTA,
+
+		/** A cap on requests in flight ({@code 2 concurrent}). */
+		CONCURRENCY
+
+	}
+
+}
