@@ -2,6 +2,7 @@ package io.github.ratelimit.autoconfigure;
 
 import java.time.Clock;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.BucketReader;
@@ -20,8 +22,11 @@ import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreKeys;
+import io.github.ratelimit.web.ExposedHeaders;
+import io.github.ratelimit.web.reactive.ReactiveCors;
 import io.github.ratelimit.web.reactive.ReactiveRateLimitStatusFilter;
 import io.github.ratelimit.web.servlet.RateLimitStatusFilter;
+import io.github.ratelimit.web.servlet.ServletCors;
 
 /**
  * The status endpoint callers ask for their own limits ({@code ratelimit.status.enabled};
@@ -57,9 +62,11 @@ public final class RateLimitStatusAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingFilterBean(RateLimitStatusFilter.class)
 		FilterRegistrationBean<RateLimitStatusFilter> rateLimitStatusFilter(RateLimitProperties properties,
-				CallerStatus callerStatus, RateLimitHeaders headers, RejectionBodyWriter bodyWriter) {
+				CallerStatus callerStatus, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
+				ObjectProvider<ServletCors> cors) {
 			RateLimitStatusFilter filter = new RateLimitStatusFilter(callerStatus,
-					StatusMapper.pattern(properties.getStatus()), headers, bodyWriter);
+					StatusMapper.pattern(properties.getStatus()), headers, bodyWriter,
+					cors.getIfAvailable(() -> ServletCors.exposingOnly(ExposedHeaders.of(headers))));
 			FilterRegistrationBean<RateLimitStatusFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("rateLimitStatusFilter");
 			registration.setOrder(order(properties));
@@ -75,9 +82,11 @@ public final class RateLimitStatusAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ReactiveRateLimitStatusFilter reactiveRateLimitStatusFilter(RateLimitProperties properties,
-				CallerStatus callerStatus, RateLimitHeaders headers, RejectionBodyWriter bodyWriter) {
+				CallerStatus callerStatus, RateLimitHeaders headers, RejectionBodyWriter bodyWriter,
+				ObjectProvider<ReactiveCors> cors) {
 			return new ReactiveRateLimitStatusFilter(callerStatus, StatusMapper.pattern(properties.getStatus()),
-					headers, bodyWriter, order(properties));
+					headers, bodyWriter, order(properties), Schedulers.boundedElastic(),
+					cors.getIfAvailable(() -> ReactiveCors.exposingOnly(ExposedHeaders.of(headers))));
 		}
 
 	}

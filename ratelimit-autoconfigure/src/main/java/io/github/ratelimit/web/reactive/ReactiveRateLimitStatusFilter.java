@@ -29,6 +29,7 @@ import io.github.ratelimit.http.CallerStatusBody;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.web.ExposedHeaders;
 
 /**
  * The status endpoint for WebFlux, the twin of the servlet filter: answers {@code GET}
@@ -53,6 +54,8 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 	private final RateLimitHeaders headers;
 
 	private final RejectionBodyWriter bodyWriter;
+
+	private final ReactiveCors cors;
 
 	private final int order;
 
@@ -82,6 +85,23 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 	 */
 	public ReactiveRateLimitStatusFilter(CallerStatus status, PathPattern path, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, int order, Scheduler scheduler) {
+		this(status, path, headers, bodyWriter, order, scheduler,
+				ReactiveCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates the filter.
+	 * @param status answers callers
+	 * @param path the status path, within the application
+	 * @param headers writes the headers of a refusal
+	 * @param bodyWriter writes the body of a refusal
+	 * @param order the filter's order
+	 * @param scheduler where the store is read (it may block)
+	 * @param cors gives a cross-origin answer the application's CORS headers
+	 */
+	public ReactiveRateLimitStatusFilter(CallerStatus status, PathPattern path, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, int order, Scheduler scheduler, ReactiveCors cors) {
+		Assert.notNull(cors, "'cors' must not be null");
 		Assert.notNull(status, "'status' must not be null");
 		Assert.notNull(path, "'path' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
@@ -93,6 +113,7 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 		this.bodyWriter = bodyWriter;
 		this.order = order;
 		this.scheduler = scheduler;
+		this.cors = cors;
 	}
 
 	@Override
@@ -130,16 +151,19 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 			response.getHeaders().set(RequestIds.HEADER, requestId);
 			this.headers.write(refused.refusal(), response.getHeaders()::set);
 			body = ReactiveRefusals.prepare(response, refused.refusal(), requestId, this.bodyWriter);
-			return ReactiveRefusals.write(response, body);
+			return ReactiveRefusals.write(exchange, body, this.cors);
 		}
 		body = CallerStatusBody.write(((StatusAnswer.Known) answer).standing());
 		response.setStatusCode(HttpStatus.OK);
 		response.getHeaders().setContentType(MediaType.parseMediaType(CallerStatusBody.CONTENT_TYPE));
 		response.getHeaders().setContentLength(body.length);
+		// answered here, before any handler: the application's CORS headers as on a
+		// refusal
+		Mono<Void> cors = this.cors.applyToRefusal(exchange);
 		if (head) {
-			return response.setComplete();
+			return cors.then(response.setComplete());
 		}
-		return response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body)));
+		return cors.then(response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body))));
 	}
 
 	/**

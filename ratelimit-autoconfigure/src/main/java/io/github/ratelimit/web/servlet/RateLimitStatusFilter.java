@@ -22,6 +22,7 @@ import io.github.ratelimit.http.CallerStatusBody;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
+import io.github.ratelimit.web.ExposedHeaders;
 
 /**
  * The status endpoint for Spring MVC: answers {@code GET} (and {@code HEAD}) of the
@@ -48,6 +49,8 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 
 	private final RejectionBodyWriter bodyWriter;
 
+	private final ServletCors cors;
+
 	/**
 	 * Creates the filter.
 	 * @param status answers callers
@@ -57,6 +60,20 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 	 */
 	public RateLimitStatusFilter(CallerStatus status, PathPattern path, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter) {
+		this(status, path, headers, bodyWriter, ServletCors.exposingOnly(ExposedHeaders.of(headers)));
+	}
+
+	/**
+	 * Creates the filter.
+	 * @param status answers callers
+	 * @param path the status path, within the application
+	 * @param headers writes the headers of a refusal
+	 * @param bodyWriter writes the body of a refusal
+	 * @param cors gives a cross-origin answer the application's CORS headers
+	 */
+	public RateLimitStatusFilter(CallerStatus status, PathPattern path, RateLimitHeaders headers,
+			RejectionBodyWriter bodyWriter, ServletCors cors) {
+		Assert.notNull(cors, "'cors' must not be null");
 		Assert.notNull(status, "'status' must not be null");
 		Assert.notNull(path, "'path' must not be null");
 		Assert.notNull(headers, "'headers' must not be null");
@@ -65,6 +82,7 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 		this.path = path;
 		this.headers = headers;
 		this.bodyWriter = bodyWriter;
+		this.cors = cors;
 	}
 
 	@Override
@@ -95,10 +113,13 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 			String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 			response.setHeader(RequestIds.HEADER, requestId);
 			this.headers.write(refused.refusal(), response::setHeader);
-			ServletRefusals.write(request, response, refused.refusal(), requestId, this.bodyWriter);
+			ServletRefusals.write(request, response, refused.refusal(), requestId, this.bodyWriter, this.cors);
 			return;
 		}
 		byte[] body = CallerStatusBody.write(((StatusAnswer.Known) answer).standing());
+		// answered here, before any handler: the application's CORS headers as on a
+		// refusal
+		this.cors.applyToRefusal(request, response);
 		response.setStatus(HttpServletResponse.SC_OK);
 		response.setContentType(CallerStatusBody.CONTENT_TYPE);
 		response.setContentLength(body.length);
