@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -181,6 +182,17 @@ public final class EndpointClassifier {
 			return Classification.of(group, cost).withInline(annotation.inline());
 		}
 		return Classification.of(group, cost);
+	}
+
+	/**
+	 * Classifies the requests of a documented operation by method and path template
+	 * ({@code /v1/items/{id}}, as an OpenAPI document lists it), without a request: each
+	 * variable of the template stands for a segment that no literal of a configured
+	 * pattern matches ({@code /v1/items/**} and {@code /v1/items/{id}} match it,
+	 * {@code /v1/items/export} does not).
+	 */
+	public Classification classifyTemplate(String method, String pathTemplate) {
+		return classify(method.toUpperCase(Locale.ROOT), PathContainer.parsePath(pathTemplate));
 	}
 
 	private static @Nullable EndpointRule firstMatch(List<EndpointRule> rules, String method, PathContainer path) {
