@@ -1,6 +1,9 @@
 package io.github.ratelimit.openapi;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -9,6 +12,7 @@ import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.util.Assert;
 
 import io.github.ratelimit.control.AccessRule;
@@ -33,10 +37,13 @@ import io.github.ratelimit.web.EndpointClassifier;
  * springdoc caches the document once built: a table replaced at runtime shows in it after
  * a restart, or on every request with {@code springdoc.cache.disabled=true}.
  */
-public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer {
+public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer, SmartInitializingSingleton {
 
 	/** The name of the operation extension that lists the limits. */
 	public static final String EXTENSION = "x-ratelimit";
+
+	/** How long a document built while the application starts waits for the start. */
+	private static final Duration START_TIMEOUT = Duration.ofMinutes(1);
 
 	private static final String TOO_MANY_REQUESTS = "429";
 
@@ -51,6 +58,8 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 	private final RateLimitResponses responses;
 
 	private final FailureMode failureMode;
+
+	private final CountDownLatch started = new CountDownLatch(1);
 
 	/**
 	 * Creates the customizer.
@@ -74,8 +83,17 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 		this.failureMode = failureMode;
 	}
 
+	/**
+	 * The handler mappings are complete: operations can be classified from now on.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.started.countDown();
+	}
+
 	@Override
 	public void customise(OpenAPI openApi) {
+		awaitStart();
 		if (openApi.getPaths() == null) {
 			return;
 		}
@@ -97,6 +115,25 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 				openApi.setComponents(new Components());
 			}
 			this.responses.register(openApi.getComponents());
+		}
+	}
+
+	/**
+	 * springdoc may build the document while the application starts
+	 * ({@code springdoc.pre-loading-enabled}, on a thread of its own): classifying then
+	 * would read the {@code @RateLimited} handlers before their mappings are complete,
+	 * and the classifier keeps what it read for the filter too. So wait for the start.
+	 */
+	private void awaitStart() {
+		try {
+			if (!this.started.await(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("The application did not start within " + START_TIMEOUT
+						+ ": the rate limits of its operations cannot be documented before");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for the application to start", ex);
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -143,12 +144,44 @@ class RateLimitOpenApiCustomizerTests {
 		assertThat(openApi.getPaths().get("/v1/reports/{id}").getGet().getDescription()).isEqualTo(description);
 	}
 
+	@Test
+	void documentBuiltWhileTheApplicationStartsWaitsForTheHandlerMappings() throws InterruptedException {
+		AtomicBoolean started = new AtomicBoolean();
+		AtomicBoolean readBeforeStart = new AtomicBoolean();
+		EndpointClassifier classifier = new EndpointClassifier(List.of(), List.of(), () -> {
+			readBeforeStart.compareAndSet(false, !started.get());
+			return List.of();
+		});
+		RateLimitOpenApiCustomizer customizer = unstarted(classifier, List.of(), BanRules.NONE,
+				new ProblemDetailsBodyWriter(), FailureMode.LOCAL);
+		OpenAPI openApi = document();
+		// as springdoc's pre-loading does, on a thread of its own
+		Thread preloading = new Thread(() -> customizer.customise(openApi));
+		preloading.start();
+		while (preloading.getState() != Thread.State.TIMED_WAITING
+				&& preloading.getState() != Thread.State.TERMINATED) {
+			Thread.onSpinWait();
+		}
+		started.set(true);
+		customizer.afterSingletonsInstantiated();
+		preloading.join();
+		assertThat(readBeforeStart).isFalse();
+		assertThat(openApi.getPaths().get("/v1/reports/{id}").getGet().getResponses()).containsKey("429");
+	}
+
 	private RateLimitOpenApiCustomizer customizer(List<AccessRule> rules, BanRules bans, RejectionBodyWriter body,
 			FailureMode failureMode) {
+		RateLimitOpenApiCustomizer customizer = unstarted(this.classifier, rules, bans, body, failureMode);
+		customizer.afterSingletonsInstantiated();
+		return customizer;
+	}
+
+	private static RateLimitOpenApiCustomizer unstarted(EndpointClassifier classifier, List<AccessRule> rules,
+			BanRules bans, RejectionBodyWriter body, FailureMode failureMode) {
 		PolicyRegistry registry = new PolicyRegistry(OperationLimitsTests.table);
 		RuntimeControl control = new RuntimeControl(new InMemoryControlStore(Clock.systemUTC()), registry, rules, bans,
 				Clock.systemUTC(), Duration.ofSeconds(1));
-		return new RateLimitOpenApiCustomizer(this.classifier, control,
+		return new RateLimitOpenApiCustomizer(classifier, control,
 				RateLimitHeaders.of(Set.of(HeaderStyle.IETF, HeaderStyle.X_RATELIMIT)), body, failureMode);
 	}
 
