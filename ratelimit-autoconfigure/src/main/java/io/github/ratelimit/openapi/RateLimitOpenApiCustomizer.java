@@ -98,15 +98,17 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 			return;
 		}
 		PolicyTable table = this.control.table();
+		// a deny rule or a ban refuses its caller on every operation that is not excluded
 		boolean denies = this.control.rules().stream().anyMatch((rule) -> rule.access() == AccessRule.Access.DENY);
+		boolean bans = bans(table);
 		boolean documented = false;
 		for (Map.Entry<String, PathItem> path : openApi.getPaths().entrySet()) {
 			for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().readOperationsMap().entrySet()) {
 				Classification classification = this.classifier.classifyTemplate(operation.getKey().name(),
 						path.getKey());
 				if (!classification.excluded()) {
-					documented |= document(operation.getValue(), OperationLimits.of(classification, table), table,
-							denies);
+					documented |= document(operation.getValue(), OperationLimits.of(classification, table), denies,
+							bans);
 				}
 			}
 		}
@@ -138,8 +140,7 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 	}
 
 	/** Documents one operation's limits; answers whether it added anything. */
-	private boolean document(Operation operation, OperationLimits limits, PolicyTable table, boolean denies) {
-		boolean bans = limits.rejects() && bans(table, limits.group());
+	private boolean document(Operation operation, OperationLimits limits, boolean denies, boolean bans) {
 		boolean forbids = limits.forbids() || denies || bans;
 		if (operation.getExtensions() != null && operation.getExtensions().containsKey(EXTENSION)) {
 			// documented already (a document built twice from one model)
@@ -187,11 +188,19 @@ public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer
 		});
 	}
 
-	/** Whether refusals of some tier in this group count towards a ban. */
-	private boolean bans(PolicyTable table, String group) {
+	/**
+	 * Whether refusals of some tier in some group count towards a ban, or a ban is in
+	 * force.
+	 */
+	private boolean bans(PolicyTable table) {
+		if (!this.control.bans().isEmpty()) {
+			return true;
+		}
 		for (String tier : table.tiers()) {
-			if (this.control.banRule(tier, group) != null) {
-				return true;
+			for (String group : table.groups()) {
+				if (this.control.banRule(tier, group) != null) {
+					return true;
+				}
 			}
 		}
 		return false;

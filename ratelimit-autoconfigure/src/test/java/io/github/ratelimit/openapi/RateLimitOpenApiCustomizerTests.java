@@ -100,6 +100,9 @@ class RateLimitOpenApiCustomizerTests {
 			.customise(openApi);
 		ApiResponse forbidden = openApi.getPaths().get("/v1/reports/{id}").getGet().getResponses().get("403");
 		assertThat(forbidden.getHeaders()).containsOnlyKeys("Retry-After");
+		assertThat(openApi.getPaths().get("/v1/admin").getPost().getResponses()).as("a ban refuses everywhere")
+			.containsKey("403");
+		assertThat(openApi.getPaths().get("/actuator/health").getGet().getResponses()).containsOnlyKeys("200");
 	}
 
 	@Test
