@@ -36,6 +36,9 @@ import io.github.ratelimit.web.EndpointClassifier;
  * <p>
  * springdoc caches the document once built: a table replaced at runtime shows in it after
  * a restart, or on every request with {@code springdoc.cache.disabled=true}.
+ * <p>
+ * It documents nothing before the application has started (a bean is told by
+ * {@link #afterSingletonsInstantiated()}; one made by hand must be told the same way).
  */
 public final class RateLimitOpenApiCustomizer implements GlobalOpenApiCustomizer, SmartInitializingSingleton {
 
