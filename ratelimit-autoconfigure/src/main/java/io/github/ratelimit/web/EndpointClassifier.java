@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -152,13 +153,15 @@ public final class EndpointClassifier {
 
 	/** Classifies a request by method and path within the application. */
 	public Classification classify(String method, PathContainer path) {
-		for (EndpointRule rule : this.exclusions) {
-			if (rule.matches(method, path)) {
-				return Classification.EXCLUDED;
-			}
+		return classify(method, path, null);
+	}
+
+	private Classification classify(String method, PathContainer path, @Nullable String template) {
+		if (firstMatch(this.exclusions, method, path, template) != null) {
+			return Classification.EXCLUDED;
 		}
-		EndpointRule configured = firstMatch(this.groups, method, path);
-		EndpointRule annotation = firstMatch(this.annotated.get(), method, path);
+		EndpointRule configured = firstMatch(this.groups, method, path, template);
+		EndpointRule annotation = firstMatch(this.annotated.get(), method, path, template);
 		if (annotation != null && annotation.exempt()) {
 			return Classification.EXCLUDED;
 		}
@@ -183,9 +186,26 @@ public final class EndpointClassifier {
 		return Classification.of(group, cost);
 	}
 
-	private static @Nullable EndpointRule firstMatch(List<EndpointRule> rules, String method, PathContainer path) {
+	/**
+	 * Classifies the requests of a documented operation by method and path template
+	 * ({@code /v1/items/{id}}, as an OpenAPI document lists it), without a request: each
+	 * variable of the template stands for a segment that no literal of a configured
+	 * pattern matches ({@code /v1/items/**}, {@code /v1/items/{id}} and
+	 * {@code /v1/items/{id:\d+}} match it, {@code /v1/items/export} does not).
+	 */
+	public Classification classifyTemplate(String method, String pathTemplate) {
+		return classify(method.toUpperCase(Locale.ROOT), PathContainer.parsePath(pathTemplate), pathTemplate);
+	}
+
+	/**
+	 * The first rule that matches the path, or whose pattern is the template (a template
+	 * lists {@code {id:\d+}} as {@code {id}}, a segment that the regular expression would
+	 * not match).
+	 */
+	private static @Nullable EndpointRule firstMatch(List<EndpointRule> rules, String method, PathContainer path,
+			@Nullable String template) {
 		for (EndpointRule rule : rules) {
-			if (rule.matches(method, path)) {
+			if (rule.matches(method, path) || (template != null && rule.matchesTemplate(method, template))) {
 				return rule;
 			}
 		}

@@ -31,6 +31,37 @@ public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable S
 		return matchesMethod(method) && this.pattern.matches(path);
 	}
 
+	/**
+	 * Whether this rule's pattern, variables without their regular expressions, is an
+	 * operation's path template ({@code /v1/items/{id:\d+}} is {@code /v1/items/{id}}).
+	 */
+	boolean matchesTemplate(String method, String template) {
+		return matchesMethod(method) && template.equals(withoutConstraints(this.pattern.getPatternString()));
+	}
+
+	private static String withoutConstraints(String pattern) {
+		StringBuilder template = new StringBuilder(pattern.length());
+		int depth = 0;
+		boolean constraint = false;
+		for (int i = 0; i < pattern.length(); i++) {
+			char c = pattern.charAt(i);
+			if (c == '{') {
+				depth++;
+			}
+			else if (c == '}') {
+				depth--;
+				constraint = constraint && depth > 0;
+			}
+			else if (c == ':' && depth == 1) {
+				constraint = true;
+			}
+			if (!constraint || (c == '}' && depth == 0)) {
+				template.append(c);
+			}
+		}
+		return template.toString();
+	}
+
 	// Spring MVC and WebFlux serve HEAD with the GET handler: a HEAD is limited as the
 	// GET it runs as
 	private boolean matchesMethod(String method) {

@@ -101,6 +101,17 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void onlyTheOpenApiPackageKnowsSpringdoc() {
+		noClasses().that()
+			.resideOutsideOfPackages("io.github.ratelimit.openapi..", "io.github.ratelimit.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springdoc..", "io.swagger..")
+			.because("springdoc is optional: the limiter works without it, and only the document's customizer uses it")
+			.check(classes);
+	}
+
+	@Test
 	void packagesFormNoCycle() {
 		slices().matching("io.github.ratelimit.(**)").should().beFreeOfCycles().check(classes);
 	}

@@ -50,6 +50,26 @@ class EndpointClassifierTests {
 	}
 
 	@Test
+	void classifiesADocumentedOperationByItsPathTemplate() {
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/items/{id:\\d{1,9}}"), Set.of("GET"),
+				annotation("cheap"), "Handlers.cheap"));
+		this.annotated.add(EndpointRules.annotated(EndpointRules.parse("/v1/auth/cheap/{id}"), Set.of("GET"),
+				annotation("cheap"), "Handlers.cheap"));
+		assertThat(this.classifier.classifyTemplate("post", "/v1/export/{id}"))
+			.isEqualTo(Classification.of("export", 10));
+		assertThat(this.classifier.classifyTemplate("GET", "/v1/auth/cheap/{key}"))
+			.isEqualTo(classify("GET", "/v1/auth/cheap/1"));
+		assertThat(this.classifier.classifyTemplate("GET", "/actuator/{name}").excluded()).isTrue();
+		assertThat(this.classifier.classifyTemplate("GET", "/v1/items/{id}")).as("the template drops the expression")
+			.isEqualTo(Classification.of("default", 3));
+		assertThat(this.classifier.classifyTemplate("POST", "/v1/items/{id}"))
+			.isEqualTo(Classification.of("default", 1));
+		assertThat(this.classifier.classifyTemplate("GET", "/v1/{collection}/all"))
+			.as("a variable is no literal of a configured pattern")
+			.isEqualTo(Classification.of("default", 1));
+	}
+
+	@Test
 	void encodedPathsCannotEscapeTheirGroup() {
 		assertThat(classify("POST", "/v1/%61uth/login").group()).isEqualTo("auth");
 		assertThat(classify("POST", "/v1/auth;jsessionid=x/login").group()).isEqualTo("auth");
