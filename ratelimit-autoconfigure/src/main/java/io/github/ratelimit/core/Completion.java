@@ -11,8 +11,10 @@ import io.github.ratelimit.storage.Permits;
  * waits for its tokens ({@link #waitOver()}), its concurrency permits once its response
  * is done ({@link #responseDone(int)}: completed, failed, timed out, aborted or
  * cancelled), and the tokens it took from limits that count only some responses when its
- * final status is not one of them. The web filters call both; each runs once however
- * often it is called, and {@link #responseDone(int)} also ends the wait.
+ * final status is not one of them, as soon as the response commits with that status
+ * ({@link #responseCommitted(int)}) or else when it is done. The web filters call them;
+ * each runs once however often it is called, and {@link #responseDone(int)} also ends the
+ * wait.
  */
 public final class Completion {
 
@@ -72,6 +74,20 @@ public final class Completion {
 	}
 
 	/**
+	 * The response commits with this status, its final one, before any of it reaches the
+	 * client: gives back the tokens of limits that do not count it, so a client that
+	 * sends its next request as soon as it has the response finds them there. Settles
+	 * once, whichever comes first of this and {@link #responseDone(int)}; the waiting
+	 * slot and the permits stay held until the response is done.
+	 * @param status the status the response commits with
+	 */
+	public void responseCommitted(int status) {
+		if (this.reserving.get() && this.reserving.compareAndSet(true, false)) {
+			this.reservation.settle(status);
+		}
+	}
+
+	/**
 	 * The response is done and its final status is not known: gives the permits back;
 	 * limits that count only some responses keep counting it.
 	 */
@@ -81,7 +97,7 @@ public final class Completion {
 
 	/**
 	 * The response is done: gives the permits back, and the tokens of limits that do not
-	 * count this status.
+	 * count this status unless {@link #responseCommitted(int)} settled them already.
 	 * @param status the final HTTP status, {@link #UNKNOWN} or {@link #NOT_RUN}
 	 */
 	public void responseDone(int status) {

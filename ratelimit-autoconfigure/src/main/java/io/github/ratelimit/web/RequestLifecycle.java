@@ -9,10 +9,11 @@ import io.github.ratelimit.core.Decision;
 
 /**
  * What one request holds from its decision until its response is done, for both web
- * adapters: they report the decision, the end of its wait and the end of the response
- * with its final status, and this gives back the waiting slot, the concurrency permits
- * and the tokens of limits that do not count that status exactly once, whichever way the
- * request ends.
+ * adapters: they report the decision, the end of its wait, the commit of the response and
+ * the end of the response with its final status, and this gives back the waiting slot,
+ * the concurrency permits and the tokens of limits that do not count that status exactly
+ * once, whichever way the request ends. The tokens go back when the response commits,
+ * before the client can see it; the rest when it is done.
  * <p>
  * The end may come first: a reactive request cancelled while its store decides gets its
  * decision afterwards, and that decision is given back as soon as it arrives. One
@@ -77,6 +78,21 @@ public final class RequestLifecycle {
 	public void end(int status) {
 		if (this.state.getAndSet(ENDED) instanceof Completion completion) {
 			completion.responseDone(status);
+		}
+	}
+
+	/**
+	 * The response commits with this status, its final one, before any of it reaches the
+	 * client: gives back the tokens of limits that do not count it there and then, so a
+	 * client that sends its next request as soon as it has the response never finds them
+	 * still on their way back. Settles once, whichever comes first of this and
+	 * {@link #end(int)}; the waiting slot and the concurrency permits are given back by
+	 * {@link #end(int)}. Before the decision or after the end, does nothing.
+	 * @param status the status the response commits with
+	 */
+	public void committed(int status) {
+		if (this.state.get() instanceof Completion completion) {
+			completion.responseCommitted(status);
 		}
 	}
 

@@ -155,6 +155,34 @@ final class Http {
 	}
 
 	/**
+	 * Sends raw bytes (ISO-8859-1) through {@code 127.0.0.1} and reads the response,
+	 * leaving the connection open: the server may go on running the request after its
+	 * response is complete.
+	 * @param port the app's port
+	 * @param request the request, head and body
+	 * @return the open connection and the response
+	 */
+	static OpenConnection sendKeepingConnection(int port, String request) {
+		Socket socket = new Socket();
+		try {
+			socket.setSoTimeout((int) TIMEOUT.toMillis());
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+			socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+			socket.getOutputStream().flush();
+			return new OpenConnection(socket, read(socket.getInputStream()));
+		}
+		catch (IOException ex) {
+			try {
+				socket.close();
+			}
+			catch (IOException closing) {
+				ex.addSuppressed(closing);
+			}
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
 	 * Sends a request through {@code 127.0.0.1} and hangs up at once with a reset,
 	 * without reading the response.
 	 * @param port the app's port
@@ -253,6 +281,21 @@ final class Http {
 				return true;
 			}
 		}
+
+		@Override
+		public void close() throws IOException {
+			this.socket.close();
+		}
+
+	}
+
+	/**
+	 * A connection whose response was read and that stays open.
+	 *
+	 * @param socket the connection
+	 * @param reply the response
+	 */
+	record OpenConnection(Socket socket, Reply reply) implements AutoCloseable {
 
 		@Override
 		public void close() throws IOException {

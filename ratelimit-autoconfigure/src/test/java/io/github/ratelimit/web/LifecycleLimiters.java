@@ -9,6 +9,7 @@ import java.util.Set;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
@@ -30,8 +31,23 @@ public final class LifecycleLimiters {
 	 * @return the limiter
 	 */
 	public static RateLimiter generous(RateLimitStore store) {
+		return generous(store, CountedResponses.ALL);
+	}
+
+	/**
+	 * Like {@link #generous(RateLimitStore)}, with a limit that counts only failed
+	 * responses (4xx, 5xx): an admitted request's token goes back to the store when its
+	 * status is another.
+	 * @param store the store
+	 * @return the limiter
+	 */
+	public static RateLimiter countingFailures(RateLimitStore store) {
+		return generous(store, CountedResponses.FAILURES);
+	}
+
+	private static RateLimiter generous(RateLimitStore store, CountedResponses counts) {
 		PolicyOptions options = new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(),
-				Map.of("default", new GroupOptions(new Tuning(null, null), 0, Duration.ofSeconds(10))));
+				Map.of("default", new GroupOptions(new Tuning(null, null), 0, Duration.ofSeconds(10), counts)));
 		PolicyTable policies = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "1000/1m"))),
 				Map.of(), Set.of(), options);
 		Identifier identifier = new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), policies.tiers(),

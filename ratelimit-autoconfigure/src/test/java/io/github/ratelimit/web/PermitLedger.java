@@ -27,6 +27,8 @@ public final class PermitLedger implements RateLimitStore {
 
 	private final AtomicInteger releases = new AtomicInteger();
 
+	private final AtomicInteger givenBack = new AtomicInteger();
+
 	private volatile boolean granting;
 
 	private volatile long waitMillis;
@@ -92,6 +94,20 @@ public final class PermitLedger implements RateLimitStore {
 		};
 		long wait = (this.waitMillis > 0) ? this.waitMillis : decision.waitMillis();
 		return new StoreDecision(true, decision.results(), wait, counted);
+	}
+
+	@Override
+	public void giveBack(List<LimitCheck> checks) {
+		this.givenBack.addAndGet(checks.size());
+		this.delegate.giveBack(checks);
+	}
+
+	/**
+	 * Checks whose tokens were given back so far (limits that do not count a response's
+	 * status).
+	 */
+	public int givenBack() {
+		return this.givenBack.get();
 	}
 
 	/** Permits taken and not given back (negative when some were given back twice). */

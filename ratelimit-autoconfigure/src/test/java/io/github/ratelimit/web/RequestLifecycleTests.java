@@ -74,10 +74,61 @@ class RequestLifecycleTests {
 	}
 
 	@Test
+	void committedGivesBackTheTokensOfAStatusTheLimitDoesNotCountAndKeepsThePermits() {
+		RequestLifecycle counting = decidedCountingFailures();
+		counting.committed(200);
+		assertThat(this.ledger.givenBack()).isOne();
+		assertThat(this.ledger.held()).as("permits held until the end").isOne();
+		counting.end(200);
+		assertThat(this.ledger.givenBack()).as("settled once").isOne();
+		assertThat(this.ledger.held()).isZero();
+	}
+
+	@Test
+	void committedWithACountedStatusKeepsTheTokensEvenWhenTheEndSaysOtherwise() {
+		RequestLifecycle counting = decidedCountingFailures();
+		counting.committed(401);
+		counting.committed(200);
+		counting.end(200);
+		assertThat(this.ledger.givenBack()).isZero();
+		assertThat(this.ledger.held()).isZero();
+	}
+
+	@Test
+	void endBeforeTheCommitSettlesAndTheCommitChangesNothing() {
+		RequestLifecycle counting = decidedCountingFailures();
+		counting.end(200);
+		counting.committed(401);
+		counting.committed(200);
+		assertThat(this.ledger.givenBack()).isOne();
+		assertThat(this.ledger.releases()).isOne();
+	}
+
+	@Test
+	void committedBeforeTheDecisionLeavesTheSettlingToTheEnd() {
+		RequestLifecycle counting = new RequestLifecycle();
+		counting.committed(200);
+		counting.decided(LifecycleLimiters.countingFailures(this.ledger)
+			.decide(TestRequest.from("203.0.113.7"), Classification.of("default", 1)));
+		assertThat(counting.countsByOutcome()).isTrue();
+		counting.end(200);
+		assertThat(this.ledger.givenBack()).isOne();
+	}
+
+	@Test
 	void endBeforeAnyDecisionHoldsNothing() {
 		this.lifecycle.waitOver();
 		this.lifecycle.end();
 		assertThat(this.ledger.taken()).isZero();
+	}
+
+	private RequestLifecycle decidedCountingFailures() {
+		RequestLifecycle counting = new RequestLifecycle();
+		counting.decided(LifecycleLimiters.countingFailures(this.ledger)
+			.decide(TestRequest.from("203.0.113.7"), Classification.of("default", 1)));
+		assertThat(counting.countsByOutcome()).isTrue();
+		assertThat(this.ledger.held()).isOne();
+		return counting;
 	}
 
 }

@@ -61,7 +61,8 @@ import io.github.ratelimit.web.RequestLifecycle;
  * of {@code scheduler}, never blocking a thread, and continues there. It holds what its
  * decision took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that
  * ends when the rest of the chain completes, fails or is cancelled (a client that goes
- * away), during the wait as well.
+ * away), during the wait as well. Limits that count only some responses are settled when
+ * the response commits, before the client can see it, or else when it ends.
  * <p>
  * Anything unexpected inside the limiter admits the request: the limiter never answers
  * 500. A failing {@link RejectionBodyWriter} still refuses the request, with an empty
@@ -228,14 +229,22 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	private static Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, RequestLifecycle lifecycle,
 			AtomicInteger status) {
 		status.set(Completion.UNKNOWN);
-		Mono<Void> rest = chain.filter(exchange);
 		if (!lifecycle.countsByOutcome()) {
-			return rest;
+			return chain.filter(exchange);
 		}
-		return rest.doOnSuccess((ignored) -> {
-			HttpStatusCode code = exchange.getResponse().getStatusCode();
-			status.set((code != null) ? code.value() : 200);
-		}).doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+		// the status at commit is the final one: settled then, before the client can see
+		// the response
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> Mono.fromRunnable(() -> lifecycle.committed(statusOf(response))));
+		return chain.filter(exchange)
+			.doOnSuccess((ignored) -> status.set(statusOf(response)))
+			.doOnError((ex) -> status.set((ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+	}
+
+	/** The response's status; 200 when none was set. */
+	static int statusOf(ServerHttpResponse response) {
+		HttpStatusCode code = response.getStatusCode();
+		return (code != null) ? code.value() : 200;
 	}
 
 	// the gate before authentication decided the client address's limits that count by

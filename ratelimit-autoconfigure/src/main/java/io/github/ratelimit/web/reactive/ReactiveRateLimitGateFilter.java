@@ -3,6 +3,7 @@ package io.github.ratelimit.web.reactive;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -11,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -50,11 +50,12 @@ import io.github.ratelimit.web.RequestLifecycle;
  * <p>
  * With a {@link RateLimiter}, the gate also decides the limits of the request that count
  * by outcome ({@link CheckScope#OUTCOME_COUNTED}) by the client address, through the
- * store's asynchronous API, and settles them with the final status when the rest of the
- * chain completes, fails or is cancelled: a 401 that Spring Security answers counts
- * towards a failures-only limit. The {@link ReactiveRateLimitFilter} then decides the
- * rest ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the authenticated caller's outcome-counted
- * limits included. A request whose group has no such limit costs no store call here.
+ * store's asynchronous API, and settles them with the final status when the response
+ * commits, before the client can see it, or else when the rest of the chain completes,
+ * fails or is cancelled: a 401 that Spring Security answers counts towards a
+ * failures-only limit. The {@link ReactiveRateLimitFilter} then decides the rest
+ * ({@link #OUTCOME_DECIDED_ATTRIBUTE}), the authenticated caller's outcome-counted limits
+ * included. A request whose group has no such limit costs no store call here.
  * <p>
  * Paths in {@code openPaths} (the health probes) are never refused. Anything unexpected
  * lets the request through: the gate never answers 500.
@@ -338,23 +339,32 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			AtomicInteger status, @Nullable LoginAttempt attempt) {
 		status.set(Completion.UNKNOWN);
 		lifecycle.waitOver();
-		Mono<Void> rest = chain.filter(exchange);
 		if (!lifecycle.countsByOutcome()) {
-			return rest;
+			return chain.filter(exchange);
 		}
 		ServerHttpRequest request = exchange.getRequest();
 		boolean formLogin = attempt != null && this.loginAttempts.isFormLogin(request.getMethod().name(),
 				request.getPath().pathWithinApplication());
-		return rest.doOnSuccess((ignored) -> {
-			if (exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE)) {
-				status.set(Completion.NOT_RUN);
-				return;
-			}
-			HttpStatusCode code = exchange.getResponse().getStatusCode();
-			status.set(settled(exchange, attempt, formLogin, (code != null) ? code.value() : 200));
-		})
-			.doOnError((ex) -> status.set(settled(exchange, attempt, formLogin,
-					(ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500)));
+		ServerHttpResponse response = exchange.getResponse();
+		// settled once: when the response commits, before the client can see it, or when
+		// the chain completes or fails first
+		AtomicBoolean settled = new AtomicBoolean();
+		response.beforeCommit(() -> Mono.fromRunnable(() -> settle(exchange, attempt, formLogin, settled, lifecycle,
+				ReactiveRateLimitFilter.statusOf(response))));
+		return chain.filter(exchange)
+			.doOnSuccess((ignored) -> settle(exchange, attempt, formLogin, settled, lifecycle,
+					ReactiveRateLimitFilter.statusOf(response)))
+			.doOnError((ex) -> settle(exchange, attempt, formLogin, settled, lifecycle,
+					(ex instanceof ErrorResponse error) ? error.getStatusCode().value() : 500));
+	}
+
+	private void settle(ServerWebExchange exchange, @Nullable LoginAttempt attempt, boolean formLogin,
+			AtomicBoolean settled, RequestLifecycle lifecycle, int status) {
+		if (settled.compareAndSet(false, true)) {
+			// a refusal of the limiter after us is no outcome
+			lifecycle.committed(exchange.getAttributes().containsKey(REFUSED_AFTER_ATTRIBUTE) ? Completion.NOT_RUN
+					: settled(exchange, attempt, formLogin, status));
+		}
 	}
 
 	// a failed form login redirects: it counts as a 401

@@ -45,8 +45,9 @@ import io.github.ratelimit.web.RequestLifecycle;
  * 503 without a body, since running before its tokens are there would exceed its limit.
  * <p>
  * The response's final status settles limits that count only some responses: read when
- * the chain returns, or when a request that went asynchronous completes (one that times
- * out or fails stays counted).
+ * the response commits, before the client can see it, or else when the chain returns, or
+ * when a request that went asynchronous completes (one that times out or fails stays
+ * counted).
  */
 public final class RateLimitFilter extends OncePerRequestFilter {
 
@@ -127,7 +128,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			else if (awaitTokens(decision, response)) {
 				lifecycle.waitOver();
 				ran = true;
-				chain.doFilter(request, response);
+				chain.doFilter(request, settledOnCommit(response, lifecycle));
 				returned = true;
 				endsAsync = request.isAsyncStarted()
 						&& AsyncLifecycleListener.endOnAsyncEnd(request, response, lifecycle);
@@ -139,6 +140,17 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			}
 			MDC.remove(MDC_REQUEST_ID);
 		}
+	}
+
+	/**
+	 * The response the chain writes: one that settles the limits that count by outcome
+	 * when it commits, before the client can see it, when the request has such limits.
+	 */
+	private static HttpServletResponse settledOnCommit(HttpServletResponse response, RequestLifecycle lifecycle) {
+		if (!lifecycle.countsByOutcome()) {
+			return response;
+		}
+		return new CommitNotifyingResponse(response, (status, location) -> lifecycle.committed(status));
 	}
 
 	/**

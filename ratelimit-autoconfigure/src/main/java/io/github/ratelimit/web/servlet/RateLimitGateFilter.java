@@ -2,6 +2,7 @@ package io.github.ratelimit.web.servlet;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -221,25 +222,23 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 		boolean endsAsync = false;
 		boolean returned = false;
+		Outcome outcome = new Outcome(request, lifecycle, attempt, formLogin);
 		try {
 			lifecycle.waitOver();
-			chain.doFilter(request, response);
+			// settled when the response commits, before the client can see it
+			chain.doFilter(request,
+					lifecycle.countsByOutcome() ? new CommitNotifyingResponse(response, outcome) : response);
 			returned = true;
 			endsAsync = request.isAsyncStarted() && AsyncLifecycleListener.endOnAsyncEnd(request, response, lifecycle);
 		}
 		finally {
 			if (!endsAsync) {
-				// the status Security wrote for a refusal (401, 403) settles the
-				// reservation like any other
-				int status = (request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN
-						: (returned || response.isCommitted()) ? response.getStatus()
-								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
-				if (attempt != null && status != Completion.NOT_RUN) {
-					status = this.loginAttempts.outcome(formLogin, status, response.getHeader(HttpHeaders.LOCATION),
-							request.getContextPath());
-					this.limiter.loginProtection().attempted(status);
-				}
-				lifecycle.end(status);
+				// or now, when nothing committed it yet
+				outcome.committed(
+						(returned || response.isCommitted()) ? response.getStatus()
+								: HttpServletResponse.SC_INTERNAL_SERVER_ERROR,
+						response.getHeader(HttpHeaders.LOCATION));
+				lifecycle.end();
 			}
 		}
 	}
@@ -340,6 +339,48 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		response.setHeader(RequestIds.HEADER, requestId);
 		this.headers.write(refusal, response::setHeader);
 		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter, this.cors);
+	}
+
+	/**
+	 * Settles a request's limits that count by outcome, once: with the status its
+	 * response commits with, or the one it has when the chain returns.
+	 */
+	private final class Outcome implements CommitNotifyingResponse.Listener {
+
+		private final HttpServletRequest request;
+
+		private final RequestLifecycle lifecycle;
+
+		private final @Nullable LoginAttempt attempt;
+
+		private final boolean formLogin;
+
+		private final AtomicBoolean settled = new AtomicBoolean();
+
+		Outcome(HttpServletRequest request, RequestLifecycle lifecycle, @Nullable LoginAttempt attempt,
+				boolean formLogin) {
+			this.request = request;
+			this.lifecycle = lifecycle;
+			this.attempt = attempt;
+			this.formLogin = formLogin;
+		}
+
+		@Override
+		public void committed(int status, @Nullable String location) {
+			if (!this.settled.compareAndSet(false, true)) {
+				return;
+			}
+			// the status Security wrote for a refusal (401, 403) settles the reservation
+			// like any other; a refusal of the limiter after us is no outcome
+			int outcome = (this.request.getAttribute(REFUSED_AFTER_ATTRIBUTE) != null) ? Completion.NOT_RUN : status;
+			if (this.attempt != null && outcome != Completion.NOT_RUN) {
+				outcome = RateLimitGateFilter.this.loginAttempts.outcome(this.formLogin, outcome, location,
+						this.request.getContextPath());
+				RateLimitGateFilter.this.limiter.loginProtection().attempted(outcome);
+			}
+			this.lifecycle.committed(outcome);
+		}
+
 	}
 
 }

@@ -1,12 +1,15 @@
 package io.github.ratelimit.web.reactive;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
@@ -158,6 +161,32 @@ class ReactiveRateLimitFilterLifecycleTests {
 	}
 
 	@Test
+	void tokensOfAnUncountedResponseGoBackWhenItCommitsWhileThePermitIsStillHeld() {
+		StepVerifier.create(countingFailures().filter(this.exchange, (exchange) -> {
+			ServerHttpResponse response = exchange.getResponse();
+			return response.writeWith(Mono.fromSupplier(() -> {
+				assertThat(this.ledger.givenBack()).as("given back before the commit").isZero();
+				return response.bufferFactory().wrap("welcome".getBytes(StandardCharsets.UTF_8));
+			})).then(Mono.fromRunnable(() -> {
+				assertThat(this.ledger.givenBack()).as("given back at the commit").isOne();
+				assertThat(this.ledger.held()).as("permit held until the chain completes").isOne();
+			}));
+		})).verifyComplete();
+		assertThat(this.ledger.givenBack()).isOne();
+		assertThat(this.ledger.releases()).isOne();
+	}
+
+	@Test
+	void tokensOfACountedResponseStayTakenFromItsCommitOn() {
+		StepVerifier.create(countingFailures().filter(this.exchange, (exchange) -> {
+			exchange.getResponse().setStatusCode(HttpStatus.UNAUTHORIZED);
+			return exchange.getResponse().setComplete();
+		})).verifyComplete();
+		assertThat(this.ledger.givenBack()).isZero();
+		assertThat(this.ledger.releases()).isOne();
+	}
+
+	@Test
 	void failureAfterTheDecisionGivesThePermitBackAndAdmitsTheRequest() {
 		DecisionListener failing = (decision, nanos) -> {
 			throw new IllegalStateException("listener failed");
@@ -170,6 +199,12 @@ class ReactiveRateLimitFilterLifecycleTests {
 		assertThat(ran).isTrue();
 		assertThat(this.ledger.taken()).isOne();
 		assertThat(this.ledger.releases()).isOne();
+	}
+
+	private ReactiveRateLimitFilter countingFailures() {
+		return new ReactiveRateLimitFilter(LifecycleLimiters.countingFailures(this.ledger),
+				new EndpointClassifier(List.of(), List.of(), List::of), RateLimitHeaders.of(HeaderStyle.IETF),
+				new ProblemDetailsBodyWriter(), DecisionListener.NONE, 0, this.time);
 	}
 
 }

@@ -1,12 +1,14 @@
 package io.github.ratelimit.web.servlet;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.connector.ClientAbortException;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockAsyncContext;
@@ -171,8 +173,43 @@ class RateLimitFilterLifecycleTests {
 		assertThat(this.ledger.releases()).isOne();
 	}
 
+	@Test
+	void tokensOfAnUncountedResponseGoBackWhenItCommitsWhileThePermitIsStillHeld() throws Exception {
+		countingFailures().doFilter(this.request, this.response, (request, response) -> {
+			response.getOutputStream().write("welcome".getBytes(StandardCharsets.UTF_8));
+			assertThat(this.ledger.givenBack()).as("given back before the commit").isZero();
+			response.flushBuffer();
+			assertThat(this.ledger.givenBack()).as("given back at the commit").isOne();
+			assertThat(this.ledger.held()).as("permit held until the request ends").isOne();
+		});
+		assertThat(this.ledger.givenBack()).isOne();
+		assertThat(this.ledger.releases()).isOne();
+	}
+
+	@Test
+	void tokensOfACountedResponseStayTakenFromItsCommitOn() throws Exception {
+		countingFailures().doFilter(this.request, this.response, (request, response) -> {
+			((HttpServletResponse) response).sendError(401);
+			// a later status cannot change what was committed
+			((HttpServletResponse) response).setStatus(200);
+		});
+		assertThat(this.ledger.givenBack()).isZero();
+		assertThat(this.ledger.releases()).isOne();
+	}
+
+	@Test
+	void requestWithoutLimitsCountingByOutcomeWritesTheResponseItself() throws Exception {
+		run((request, response) -> assertThat(response).isSameAs(this.response));
+	}
+
 	private MockAsyncContext asyncContext() {
 		return (MockAsyncContext) this.request.getAsyncContext();
+	}
+
+	private RateLimitFilter countingFailures() {
+		return new RateLimitFilter(LifecycleLimiters.countingFailures(this.ledger),
+				new EndpointClassifier(List.of(), List.of(), List::of), RateLimitHeaders.of(HeaderStyle.IETF),
+				new ProblemDetailsBodyWriter(), DecisionListener.NONE);
 	}
 
 }
