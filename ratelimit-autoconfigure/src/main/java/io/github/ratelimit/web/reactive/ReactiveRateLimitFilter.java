@@ -186,7 +186,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			// the final status settles limits that count only some responses; until the
 			// chain runs, nothing ran
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);
-			return principal(exchange)
+			return ReactivePrincipals.of(exchange)
 				.flatMap((principal) -> decide(request, path.value(), principal.orElse(null), classification,
 						decidedByGate(exchange), lifecycle))
 				.map((decision) -> respond(exchange, decision, decidedByGate(exchange), requestId, start))

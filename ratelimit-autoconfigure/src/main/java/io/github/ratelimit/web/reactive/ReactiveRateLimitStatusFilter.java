@@ -131,7 +131,8 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 			response.setStatusCode(HttpStatus.METHOD_NOT_ALLOWED);
 			return response.setComplete();
 		}
-		return principal(exchange).publishOn(this.scheduler)
+		return ReactivePrincipals.of(exchange)
+			.publishOn(this.scheduler)
 			.map((principal) -> this.status
 				.status(new ReactiveClientRequest(request, path.value(), principal.orElse(null))))
 			.flatMap((answer) -> respond(exchange, answer, HttpMethod.HEAD.equals(method)))
