@@ -72,14 +72,7 @@ final class StatusMapper {
 	 * status needs ({@link RateLimitStore#inspect}).
 	 */
 	static void checkStoreReads(RateLimitStore store) {
-		boolean reads;
-		try {
-			reads = !store.getClass().getMethod("inspect", List.class).getDeclaringClass().isInterface();
-		}
-		catch (NoSuchMethodException ex) {
-			reads = false;
-		}
-		if (!reads) {
+		if (!store.canInspect()) {
 			throw new InvalidRateLimitConfigurationException("ratelimit.status.enabled", true,
 					"the rate-limit store (" + store.name() + ") cannot read budgets without taking tokens; "
 							+ "the memory store and the Redis 'script' strategy can "

@@ -56,6 +56,14 @@ public interface RateLimitStore {
 	}
 
 	/**
+	 * Whether {@link #inspect} reads buckets without taking from them (what the callers'
+	 * status endpoint needs); {@code false} unless a store overrides both.
+	 */
+	default boolean canInspect() {
+		return false;
+	}
+
+	/**
 	 * Forgets buckets, as if they had never been used: they start full. Permits held in
 	 * them are forgotten too (their requests' releases then find nothing).
 	 * @param checks the buckets

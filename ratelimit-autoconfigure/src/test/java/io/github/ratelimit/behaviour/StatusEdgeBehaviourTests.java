@@ -69,6 +69,11 @@ class StatusEdgeBehaviourTests {
 				}
 
 				@Override
+				public boolean canInspect() {
+					return true;
+				}
+
+				@Override
 				public List<CheckResult> inspect(List<LimitCheck> checks) {
 					throw new StoreUnavailableException("Cannot read buckets now (test)");
 				}

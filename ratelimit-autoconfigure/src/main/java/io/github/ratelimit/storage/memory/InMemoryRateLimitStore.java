@@ -259,6 +259,11 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 	}
 
 	@Override
+	public boolean canInspect() {
+		return true;
+	}
+
+	@Override
 	public List<CheckResult> inspect(List<LimitCheck> checks) {
 		long nowMillis = this.clock.millis();
 		CheckResult[] results = new CheckResult[checks.size()];

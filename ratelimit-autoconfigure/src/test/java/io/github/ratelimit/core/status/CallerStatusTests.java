@@ -180,6 +180,11 @@ class CallerStatusTests {
 			}
 
 			@Override
+			public boolean canInspect() {
+				return true;
+			}
+
+			@Override
 			public List<CheckResult> inspect(List<LimitCheck> checks) {
 				throw new StoreUnavailableException("down");
 			}

@@ -225,6 +225,11 @@ public final class RedisScriptRateLimitStore extends RedisRateLimitStore<ScriptS
 	 * breaker.
 	 */
 	@Override
+	public boolean canInspect() {
+		return true;
+	}
+
+	@Override
 	public List<CheckResult> inspect(List<LimitCheck> checks) {
 		List<LimitCheck> reads = new ArrayList<>(checks.size());
 		for (LimitCheck check : checks) {
