@@ -90,6 +90,13 @@ abstract class StatusBehaviourTests {
 			.isEmpty();
 	}
 
+	@AfterEach
+	void noDecisionTookTheFailureMode() {
+		// the budgets the status reports are the store's: none may have been decided
+		// elsewhere
+		assertThat(app().failureModeDecisions()).as("decisions that got the failure mode").isZero();
+	}
+
 	@Test
 	void tellsAnAnonymousCallerWhatItsAddressHasLeftAfterSomeCalls() {
 		String address = nextAddress();
