@@ -100,6 +100,8 @@ public final class ControlInput {
 			case TOKEN -> "t-0123456789abcdef0123456789abcdef";
 			case IP -> "198.51.100.7";
 			case ACCOUNT -> "#3q2-7wEtmXWmJvGQHz9Nkg";
+			case KEY -> "acme-repo";
+			case SERVICE -> "all";
 		};
 	}
 

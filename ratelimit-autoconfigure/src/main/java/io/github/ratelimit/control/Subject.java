@@ -126,7 +126,8 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 	 * client group for {@code ip}, a token id for keys).
 	 * @param dimension user, org, token or ip
 	 * @param id the identity's id in it
-	 * @throws IllegalArgumentException for the account dimension, which no operator names
+	 * @throws IllegalArgumentException for the account, key and service dimensions, which
+	 * no operator names
 	 */
 	public static Subject of(Dimension dimension, String id) {
 		return switch (dimension) {
@@ -134,7 +135,8 @@ public record Subject(Kind kind, String value, @Nullable CidrRange range) {
 			case ORG -> new Subject(Kind.ORG, id, null);
 			case TOKEN -> new Subject(Kind.KEY, id, null);
 			case IP -> new Subject(Kind.IP, id, null);
-			case ACCOUNT -> throw new IllegalArgumentException("an account is named by no subject");
+			case ACCOUNT, KEY, SERVICE ->
+				throw new IllegalArgumentException("no subject names the " + dimension.key() + " dimension");
 		};
 	}
 

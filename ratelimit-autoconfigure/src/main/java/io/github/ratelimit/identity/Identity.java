@@ -21,6 +21,9 @@ import io.github.ratelimit.policy.Dimension;
 public record Identity(@Nullable String user, @Nullable String org, @Nullable String token, String ip, String tier,
 		boolean authenticated) {
 
+	/** The id of every caller in {@link Dimension#SERVICE}: they share one budget. */
+	public static final String SERVICE_ID = "all";
+
 	/**
 	 * The id this identity has in a dimension, or {@code null} when it has none there.
 	 */
@@ -32,6 +35,10 @@ public record Identity(@Nullable String user, @Nullable String org, @Nullable St
 			case IP -> this.ip;
 			// only a login attempt names an account, never a verified caller
 			case ACCOUNT -> null;
+			// read from the request by the key's resolver, not from the caller
+			case KEY -> null;
+			// one budget for every caller
+			case SERVICE -> SERVICE_ID;
 		};
 	}
 

@@ -1,12 +1,14 @@
 package io.github.ratelimit.policy;
 
 /**
- * One item of a limit, of one of three kinds: a {@link TokenBucket} ({@code 100/1m}), a
+ * One item of a limit, of one of six kinds: a {@link TokenBucket} ({@code 100/1m}), a
+ * {@link FixedWindow} ({@code 100/1m fixed}), a {@link SlidingWindow}
+ * ({@code 100/1m sliding}), a {@link LeakyBucket} ({@code 10/1s leaky}), a
  * {@link CalendarQuota} ({@code 10000/month}) or a {@link ConcurrencyLimit}
  * ({@code 2 concurrent}). A request needs the cost from every item of every applicable
  * limit; stores decide each kind, headers read the quota, window and unit from it.
  */
-public sealed interface Bandwidth permits TokenBucket, CalendarQuota, ConcurrencyLimit {
+public sealed interface Bandwidth permits TokenBucket, WindowQuota, ConcurrencyLimit, SlidingWindow, LeakyBucket {
 
 	/**
 	 * What a window grants ({@code q} in {@code RateLimit-Policy}): refill per period,

@@ -11,7 +11,7 @@ import java.time.ZoneId;
  * @param period the calendar period
  * @param zone the time zone of the boundaries ({@code ratelimit.quotas.zone})
  */
-public record CalendarQuota(long quota, CalendarPeriod period, ZoneId zone) implements Bandwidth {
+public record CalendarQuota(long quota, CalendarPeriod period, ZoneId zone) implements WindowQuota {
 
 	public CalendarQuota {
 		if (quota < 1) {
@@ -39,6 +39,7 @@ public record CalendarQuota(long quota, CalendarPeriod period, ZoneId zone) impl
 	 * ms: the current period is {@code [start, end)}, the next {@code [end, nextEnd)}. A
 	 * store whose clock differs from the caller's (Redis) picks by its own clock.
 	 */
+	@Override
 	public Window window(long epochMillis) {
 		long start = this.period.startOf(epochMillis, this.zone);
 		long end = this.period.nextStart(start, this.zone);

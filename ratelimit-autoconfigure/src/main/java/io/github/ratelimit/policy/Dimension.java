@@ -24,13 +24,27 @@ public enum Dimension {
 	TOKEN,
 
 	/**
+	 * A key of the application's choosing ({@code ratelimit.keys}: a request header, a
+	 * path variable, an expression or a resolver bean), read from each request: the
+	 * policy names which key ({@code Policy#keyName()}). Caller input, never verified.
+	 */
+	KEY,
+
+	/**
 	 * The account a login attempt names (a hash of the user name tried, never verified):
 	 * only the limits of {@code ratelimit.login-protection} count here, never a tier's.
 	 */
 	ACCOUNT,
 
 	/** The client address, grouped by prefix for IPv6. */
-	IP;
+	IP,
+
+	/**
+	 * Every caller together: a budget of the service (a group, or the whole API) shared
+	 * by all. Last in tie-break order: a caller's own limit is the more actionable
+	 * reason.
+	 */
+	SERVICE;
 
 	private final String key = name().toLowerCase(Locale.ROOT);
 
@@ -45,7 +59,7 @@ public enum Dimension {
 	 * of them cannot evict the others.
 	 */
 	public boolean unverified() {
-		return this == IP || this == ACCOUNT;
+		return this == IP || this == ACCOUNT || this == KEY;
 	}
 
 	/**
@@ -54,7 +68,8 @@ public enum Dimension {
 	 */
 	public static @Nullable Dimension fromKey(String key) {
 		for (Dimension dimension : values()) {
-			if (dimension != ACCOUNT && dimension.key.equalsIgnoreCase(key)) {
+			if (dimension != ACCOUNT && dimension != KEY && dimension != SERVICE
+					&& dimension.key.equalsIgnoreCase(key)) {
 				return dimension;
 			}
 		}

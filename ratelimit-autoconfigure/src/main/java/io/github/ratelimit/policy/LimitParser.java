@@ -11,11 +11,13 @@ import java.util.regex.Pattern;
 
 /**
  * Parses limit strings: items separated by commas, or {@code 0} to block. An item is a
- * token bucket {@code N/<duration>} optionally followed by {@code burst M}; a calendar
- * quota {@code N/day}, {@code N/week} or {@code N/month}; or a concurrency cap
- * {@code N concurrent}. Durations are a positive number and a unit ({@code ms},
- * {@code s}, {@code m}, {@code h}, {@code d}), the number defaulting to 1
- * ({@code 100/m}). Runs at startup only.
+ * token bucket {@code N/<duration>} optionally followed by {@code burst M}; a fixed
+ * window {@code N/<duration> fixed}, a sliding window {@code N/<duration> sliding} or a
+ * smoothing leaky bucket {@code N/<duration> leaky} (each word may be followed by
+ * {@code window} or {@code bucket}); a calendar quota {@code N/day}, {@code N/week} or
+ * {@code N/month}; or a concurrency cap {@code N concurrent}. Durations are a positive
+ * number and a unit ({@code ms}, {@code s}, {@code m}, {@code h}, {@code d}), the number
+ * defaulting to 1 ({@code 100/m}). Runs at startup only.
  */
 public final class LimitParser {
 
@@ -29,8 +31,8 @@ public final class LimitParser {
 
 	private static final Pattern QUOTA = Pattern.compile("(\\d{1,13})\\s*/\\s*(day|week|month)");
 
-	private static final Pattern ITEM = Pattern
-		.compile("(\\d{1,13})\\s*/\\s*(\\d{0,9})\\s*([a-z]+)(?:\\s+burst\\s+(\\d{1,13}))?");
+	private static final Pattern ITEM = Pattern.compile("(\\d{1,13})\\s*/\\s*(\\d{0,9})\\s*([a-z]+)"
+			+ "(?:\\s+burst\\s+(\\d{1,13})|\\s+(fixed|sliding)(?:\\s+window)?|\\s+(leaky)(?:\\s+bucket)?)?");
 
 	private LimitParser() {
 	}
@@ -95,8 +97,9 @@ public final class LimitParser {
 		}
 		Matcher matcher = ITEM.matcher(item);
 		if (!matcher.matches()) {
-			throw new IllegalArgumentException(
-					"'" + item + "' is not of the form N/<duration> [burst M], N/day, N/week, N/month or N concurrent");
+			throw new IllegalArgumentException("'" + item
+					+ "' is not of the form N/<duration> [burst M | fixed | sliding | leaky], N/day, N/week, "
+					+ "N/month or N concurrent");
 		}
 		long tokens = Long.parseLong(matcher.group(1));
 		long amount = matcher.group(2).isEmpty() ? 1 : Long.parseLong(matcher.group(2));
@@ -120,6 +123,18 @@ public final class LimitParser {
 		if (period.toMillis() < 1) {
 			throw new IllegalArgumentException("'" + item + "': the duration must be at least 1ms");
 		}
+		String label = amount + unit;
+		if (tokens > TokenBucket.MAX_TOKEN_MILLIS / period.toMillis()) {
+			throw new IllegalArgumentException("'" + item + "': too many requests for so long a window: requests x "
+					+ "window in ms must stay below 2^53 (up to about 100 million a day)");
+		}
+		if (matcher.group(5) != null) {
+			return "fixed".equals(matcher.group(5)) ? new FixedWindow(tokens, period, label)
+					: new SlidingWindow(tokens, period, label);
+		}
+		if (matcher.group(6) != null) {
+			return new LeakyBucket(tokens, period, label);
+		}
 		long capacity = tokens;
 		if (matcher.group(4) != null) {
 			capacity = Long.parseLong(matcher.group(4));
@@ -132,7 +147,7 @@ public final class LimitParser {
 			throw new IllegalArgumentException("'" + item + "': too many tokens for so long a window: tokens x window "
 					+ "in ms must stay below 2^53 (up to about 100 million a day)");
 		}
-		return new TokenBucket(capacity, tokens, period, amount + unit);
+		return new TokenBucket(capacity, tokens, period, label);
 	}
 
 	private static String describe(Bandwidth bandwidth) {
@@ -142,6 +157,15 @@ public final class LimitParser {
 		}
 		if (bandwidth instanceof CalendarQuota quota) {
 			return quota.quota() + "/" + quota.label();
+		}
+		if (bandwidth instanceof FixedWindow window) {
+			return window.quota() + "/" + window.label() + " fixed";
+		}
+		if (bandwidth instanceof SlidingWindow window) {
+			return window.quota() + "/" + window.label() + " sliding";
+		}
+		if (bandwidth instanceof LeakyBucket leaky) {
+			return leaky.rate() + "/" + leaky.label() + " leaky";
 		}
 		return ((ConcurrencyLimit) bandwidth).permits() + " concurrent";
 	}

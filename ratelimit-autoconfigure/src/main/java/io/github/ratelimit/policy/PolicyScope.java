@@ -29,7 +29,13 @@ public enum PolicyScope {
 	OVERRIDE("override"),
 
 	/** A budget of failed logins ({@code ratelimit.login-protection}). */
-	LOGIN("login");
+	LOGIN("login"),
+
+	/**
+	 * A budget of the service shared by every caller ({@code ratelimit.service}), which
+	 * applies to every tier.
+	 */
+	SERVICE("service");
 
 	private final @Nullable String tierName;
 
