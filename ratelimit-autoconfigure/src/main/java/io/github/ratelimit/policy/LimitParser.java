@@ -133,6 +133,10 @@ public final class LimitParser {
 					: new SlidingWindow(tokens, period, label);
 		}
 		if (matcher.group(6) != null) {
+			if (tokens > TokenBucket.MAX_TOKEN_MILLIS / (period.toMillis() + LeakyBucket.MAX_WAIT_MILLIS)) {
+				throw new IllegalArgumentException("'" + item + "': too high a rate for a leaky bucket: requests x "
+						+ "(period + 30s of max-wait) in ms must stay below 2^53");
+			}
 			return new LeakyBucket(tokens, period, label);
 		}
 		long capacity = tokens;
