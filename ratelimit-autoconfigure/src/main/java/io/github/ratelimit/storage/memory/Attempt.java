@@ -42,13 +42,13 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 
 	/**
 	 * Per item: a sliding window's counts as found, moved to now; empty when the limit
-	 * has no counters.
+	 * has neither sliding windows nor leaky buckets.
 	 */
 	final SlidingWindow.@Nullable Counts[] counts;
 
 	/**
 	 * Per item: a leaky bucket's backlog as found, drained to now; empty when the limit
-	 * has no counters.
+	 * has neither sliding windows nor leaky buckets.
 	 */
 	final LeakyBucket.@Nullable Backlog[] backlogs;
 
@@ -69,7 +69,7 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 		int items = entry.layout.bandwidths().size();
 		this.found = new long[items];
 		this.periodEnds = (entry.layout.quotas() > 0) ? new long[items] : NO_QUOTAS;
-		boolean counters = entry.layout.counters() > 0;
+		boolean counters = entry.layout.slidingOrLeaky();
 		this.counts = counters ? new SlidingWindow.Counts[items] : NO_COUNTS;
 		this.backlogs = counters ? new LeakyBucket.Backlog[items] : NO_BACKLOGS;
 	}

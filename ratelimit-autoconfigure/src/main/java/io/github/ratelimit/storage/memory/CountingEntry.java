@@ -28,19 +28,18 @@ final class CountingEntry extends Entry {
 
 	private static final long[] NONE = {};
 
-	/**
-	 * Per window quota: the current window as {@code [start, end)} in epoch ms, and its
-	 * count.
-	 */
-	private final long[] periodStarts;
+	// a window quota's counters at its offset
+	private static final int START = 0;
 
-	private final long[] periodEnds;
+	private static final int END = 1;
 
-	private final long[] used;
+	private static final int USED = 2;
 
 	/**
-	 * The counters of sliding windows (start, previous, current) and leaky buckets
-	 * (backlog, when), at the offsets the layout gives.
+	 * The counters of every item at the offsets the layout gives: a window quota's
+	 * current window as {@code [start, end)} in epoch ms and its count, a sliding
+	 * window's start, previous and current count, a leaky bucket's backlog and when it
+	 * was that.
 	 */
 	private final long[] counters;
 
@@ -48,14 +47,7 @@ final class CountingEntry extends Entry {
 
 	CountingEntry(@Nullable Bucket bucket, LimitLayout layout) {
 		super(bucket, layout);
-		this.periodStarts = newArray(layout.quotas());
-		this.periodEnds = newArray(layout.quotas());
-		this.used = newArray(layout.quotas());
-		this.counters = newArray(layout.counters());
-	}
-
-	private static long[] newArray(int length) {
-		return (length > 0) ? new long[length] : NONE;
+		this.counters = (layout.counters() > 0) ? new long[layout.counters()] : NONE;
 	}
 
 	@Override
@@ -68,10 +60,10 @@ final class CountingEntry extends Entry {
 		for (int i = 0; i < attempt.found.length; i++) {
 			Bandwidth item = items.get(i);
 			if (item instanceof WindowQuota quota) {
-				int q = this.layout.slot(i);
-				enterPeriod(q, quota, nowMillis);
-				attempt.found[i] = quota.quota() - this.used[q];
-				attempt.periodEnds[i] = this.periodEnds[q];
+				int at = this.layout.slot(i);
+				enterPeriod(at, quota, nowMillis);
+				attempt.found[i] = quota.quota() - this.counters[at + USED];
+				attempt.periodEnds[i] = this.counters[at + END];
 				had &= attempt.found[i] >= cost;
 			}
 			else if (item instanceof SlidingWindow window) {
@@ -96,12 +88,12 @@ final class CountingEntry extends Entry {
 			}
 		}
 		if (had) {
-			for (int q = 0; q < this.used.length; q++) {
-				this.used[q] += cost;
-			}
-			for (int i = 0; i < attempt.counts.length; i++) {
+			for (int i = 0; i < attempt.found.length; i++) {
 				Bandwidth item = items.get(i);
-				if (item instanceof SlidingWindow) {
+				if (item instanceof WindowQuota) {
+					this.counters[this.layout.slot(i) + USED] += cost;
+				}
+				else if (item instanceof SlidingWindow) {
 					store(i, attempt.counts[i].plus(cost));
 				}
 				else if (item instanceof LeakyBucket leaky) {
@@ -128,10 +120,10 @@ final class CountingEntry extends Entry {
 		for (int i = 0; i < attempt.found.length; i++) {
 			Bandwidth item = items.get(i);
 			if (item instanceof WindowQuota quota) {
-				int q = this.layout.slot(i);
-				boolean current = nowMillis < this.periodEnds[q] && nowMillis >= this.periodStarts[q];
-				attempt.found[i] = quota.quota() - (current ? this.used[q] : 0);
-				attempt.periodEnds[i] = current ? this.periodEnds[q] : quota.window(nowMillis).end();
+				int at = this.layout.slot(i);
+				boolean current = inWindow(at, nowMillis);
+				attempt.found[i] = quota.quota() - (current ? this.counters[at + USED] : 0);
+				attempt.periodEnds[i] = current ? this.counters[at + END] : quota.window(nowMillis).end();
 				had &= attempt.found[i] >= cost;
 			}
 			else if (item instanceof SlidingWindow window) {
@@ -158,24 +150,25 @@ final class CountingEntry extends Entry {
 	@Override
 	synchronized void copyTo(Entry fresh) {
 		super.copyTo(fresh);
-		if (fresh instanceof CountingEntry counting && counting.used.length == this.used.length
-				&& counting.counters.length == this.counters.length) {
-			System.arraycopy(this.used, 0, counting.used, 0, this.used.length);
-			System.arraycopy(this.periodStarts, 0, counting.periodStarts, 0, this.used.length);
-			System.arraycopy(this.periodEnds, 0, counting.periodEnds, 0, this.used.length);
+		if (fresh instanceof CountingEntry counting && counting.counters.length == this.counters.length) {
 			System.arraycopy(this.counters, 0, counting.counters, 0, this.counters.length);
 			counting.held = this.held;
 		}
 	}
 
 	/** Counts from zero when the time is past the window counted so far. */
-	private void enterPeriod(int q, WindowQuota quota, long nowMillis) {
-		if (nowMillis < this.periodStarts[q] || nowMillis >= this.periodEnds[q]) {
+	private void enterPeriod(int at, WindowQuota quota, long nowMillis) {
+		if (!inWindow(at, nowMillis)) {
 			Window window = quota.window(nowMillis);
-			this.periodStarts[q] = window.start();
-			this.periodEnds[q] = window.end();
-			this.used[q] = 0;
+			this.counters[at + START] = window.start();
+			this.counters[at + END] = window.end();
+			this.counters[at + USED] = 0;
 		}
+	}
+
+	/** Whether the window quota at {@code at} counts in the window that holds now. */
+	private boolean inWindow(int at, long nowMillis) {
+		return nowMillis >= this.counters[at + START] && nowMillis < this.counters[at + END];
 	}
 
 	/** The counts of the sliding window that is item {@code i}, as last stored. */
@@ -210,9 +203,10 @@ final class CountingEntry extends Entry {
 		List<Bandwidth> items = this.layout.bandwidths();
 		for (int i = 0; i < items.size(); i++) {
 			Bandwidth item = items.get(i);
+			int at = this.layout.slot(i);
 			// a period that ended since the take counted nothing of it
-			if (item instanceof WindowQuota && this.periodEnds[this.layout.slot(i)] == attempt.periodEnds[i]) {
-				this.used[this.layout.slot(i)] -= cost;
+			if (item instanceof WindowQuota && this.counters[at + END] == attempt.periodEnds[i]) {
+				this.counters[at + USED] -= cost;
 			}
 			else if (item instanceof SlidingWindow window) {
 				// from the window the take counted in, wherever it is now
@@ -235,16 +229,15 @@ final class CountingEntry extends Entry {
 	@Override
 	synchronized void refund(long cost, long nowMillis) {
 		super.refund(cost, nowMillis);
-		for (int q = 0; q < this.used.length; q++) {
-			// a period that ended since the take counted nothing of the new one
-			if (nowMillis >= this.periodStarts[q] && nowMillis < this.periodEnds[q]) {
-				this.used[q] = Math.max(0, this.used[q] - cost);
-			}
-		}
 		List<Bandwidth> items = this.layout.bandwidths();
 		for (int i = 0; i < items.size() && this.counters.length > 0; i++) {
 			Bandwidth item = items.get(i);
-			if (item instanceof SlidingWindow window) {
+			int at = this.layout.slot(i);
+			// a period that ended since the take counted nothing of the new one
+			if (item instanceof WindowQuota && inWindow(at, nowMillis)) {
+				this.counters[at + USED] = Math.max(0, this.counters[at + USED] - cost);
+			}
+			else if (item instanceof SlidingWindow window) {
 				Counts counts = counts(i).at(window, nowMillis);
 				store(i, counts.minus(window, cost, counts.start()));
 			}
@@ -289,16 +282,15 @@ final class CountingEntry extends Entry {
 		}
 		long nowMillis = clock.millis();
 		long idleMillis = 0;
-		for (int q = 0; q < this.used.length; q++) {
-			if (this.used[q] > 0 && nowMillis < this.periodEnds[q]) {
-				// a count must outlive its period, or the quota would come back early
-				idleMillis = Math.max(idleMillis, this.periodEnds[q] - nowMillis);
-			}
-		}
 		List<Bandwidth> items = this.layout.bandwidths();
 		for (int i = 0; i < items.size() && this.counters.length > 0; i++) {
 			Bandwidth item = items.get(i);
-			if (item instanceof SlidingWindow window) {
+			int at = this.layout.slot(i);
+			if (item instanceof WindowQuota && this.counters[at + USED] > 0) {
+				// a count must outlive its window, or the quota would come back early
+				idleMillis = Math.max(idleMillis, this.counters[at + END] - nowMillis);
+			}
+			else if (item instanceof SlidingWindow window) {
 				// until both counts have slid out of the window
 				idleMillis = Math.max(idleMillis, counts(i).millisUntilEmpty(window, nowMillis));
 			}

@@ -54,8 +54,8 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 
 	/**
 	 * What one bucket costs the heap at most, key and map entry included, for limits of
-	 * up to two bandwidths, a quota besides them included (measured by
-	 * {@code InMemoryFootprintTests}).
+	 * up to two bandwidths, a quota besides them included, or of a sliding window, a
+	 * fixed window and a leaky bucket (measured by {@code InMemoryFootprintTests}).
 	 */
 	public static final long BYTES_PER_KEY = 600;
 

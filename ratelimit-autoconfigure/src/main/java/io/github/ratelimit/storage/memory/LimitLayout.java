@@ -19,10 +19,13 @@ import io.github.ratelimit.policy.WindowQuota;
 
 /**
  * Where each item of a policy's limit lives in a memory entry: token buckets in one
- * Bucket4j bucket, the counts of quotas and fixed windows, the counters of sliding
- * windows and leaky buckets, and permits in fields of their own. Built once per policy.
+ * Bucket4j bucket, the counters of quotas and fixed windows, sliding windows and leaky
+ * buckets in one array, permits in a field of their own. Built once per policy.
  */
 final class LimitLayout {
+
+	/** A window quota's counters: its window's start and end, its count. */
+	static final int QUOTA_COUNTERS = 3;
 
 	/**
 	 * A sliding window's counters: its window's start, the previous count, the current.
@@ -35,15 +38,17 @@ final class LimitLayout {
 	private final List<Bandwidth> bandwidths;
 
 	/**
-	 * Per item: its index among the items of its kind (a token bucket's index in the
-	 * Bucket4j state, a window quota's among the quotas), or the offset of its counters
-	 * (a sliding window's or a leaky bucket's).
+	 * Per item: a token bucket's index in the Bucket4j state, or the offset of the item's
+	 * counters in its entry (a window quota's, a sliding window's, a leaky bucket's): one
+	 * array for all of them keeps an entry small.
 	 */
 	private final int[] slots;
 
 	private final int quotas;
 
 	private final int counters;
+
+	private final boolean slidingOrLeaky;
 
 	private final long permits;
 
@@ -72,7 +77,9 @@ final class LimitLayout {
 				idleMillis = Math.max(idleMillis, bucket.millisToRefill(bucket.capacity()));
 			}
 			else if (item instanceof WindowQuota) {
-				this.slots[i] = quotas++;
+				quotas++;
+				this.slots[i] = counters;
+				counters += QUOTA_COUNTERS;
 			}
 			else if (item instanceof SlidingWindow) {
 				this.slots[i] = counters;
@@ -88,6 +95,7 @@ final class LimitLayout {
 		}
 		this.quotas = quotas;
 		this.counters = counters;
+		this.slidingOrLeaky = counters > quotas * QUOTA_COUNTERS;
 		this.permits = permits;
 		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
 		// an emptied bucket is full again after this: forgetting it then changes nothing
@@ -114,7 +122,10 @@ final class LimitLayout {
 		return this.bandwidths;
 	}
 
-	/** The index of item {@code bandwidth} among the items of its kind. */
+	/**
+	 * The index of token bucket {@code bandwidth} in the Bucket4j state, or the offset of
+	 * the counters of another item.
+	 */
 	int slot(int bandwidth) {
 		return this.slots[bandwidth];
 	}
@@ -124,16 +135,21 @@ final class LimitLayout {
 		return this.quotas;
 	}
 
-	/** The number of counters of sliding windows and leaky buckets. */
+	/** The number of counters of window quotas, sliding windows and leaky buckets. */
 	int counters() {
 		return this.counters;
+	}
+
+	/** Whether the limit has a sliding window or a leaky bucket. */
+	boolean slidingOrLeaky() {
+		return this.slidingOrLeaky;
 	}
 
 	/**
 	 * Whether the limit counts more than tokens: quotas, windows, backlogs or permits.
 	 */
 	boolean counts() {
-		return this.quotas > 0 || this.counters > 0 || this.permits > 0;
+		return this.counters > 0 || this.permits > 0;
 	}
 
 	/** The permits of the limit's concurrency cap, 0 when it has none. */

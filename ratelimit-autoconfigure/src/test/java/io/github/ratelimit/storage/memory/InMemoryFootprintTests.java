@@ -66,6 +66,26 @@ class InMemoryFootprintTests {
 	}
 
 	@Test
+	void windowsAndLeakyBucketsCostNoMoreThanTheSizingRuleAssumes() {
+		// the counters of the new kinds: a sliding window's three, a leaky bucket's two
+		// and a fixed window's count, the largest of them in one entry
+		Policy kinds = new Policy("premium", Dimension.ORG, Policy.ALL_GROUPS,
+				LimitParser.parse("60/1m sliding, 10/1s leaky, 1000/1h fixed"));
+		long before = usedHeap();
+		InMemoryRateLimitStore store = new InMemoryRateLimitStore(KEYS, TimeMeter.SYSTEM_NANOTIME);
+		for (int i = 0; i < KEYS; i++) {
+			store.decide(List.of(LimitCheck.enforced(kinds, STORE_KEYS.key(kinds, "org-" + i), 1)));
+		}
+		store.cleanUp();
+		long perKey = (usedHeap() - before) / store.size();
+		System.out.printf(
+				"In-memory store: %d bytes a window and leaky bucket (%d buckets, key and map entry " + "included)%n",
+				perKey, store.size());
+		assertThat(store.identifiedSize()).isEqualTo(KEYS);
+		assertThat(perKey).isLessThanOrEqualTo(InMemoryRateLimitStore.BYTES_PER_KEY);
+	}
+
+	@Test
 	void defaultBoundsKeepTheBucketsWithinAFifthOfTheHeap() {
 		long heap = 512L * 1024 * 1024;
 		long addresses = InMemoryRateLimitStore.defaultMaxKeys(heap);
