@@ -66,11 +66,11 @@ public record LeakyBucket(long rate, Duration period, String label) implements B
 	 * The requests queued ahead of now, as the time until the next slot is due, kept in
 	 * units of {@code 1/rate} ms so that a slot is exactly {@code period} (in ms) units
 	 * long, whatever the rate. The arithmetic every store follows (the Redis script line
-	 * by line), in integers: {@code rate x (period + the longest max-wait)} stays below
-	 * 2^53.
+	 * by line), in integers: {@code rate x (period + the longest max-wait + 1 ms)} stays
+	 * below 2^53.
 	 *
-	 * @param units the backlog in units of {@code 1/rate} ms, 0 when the next slot is due
-	 * now
+	 * @param units the backlog in units of {@code 1/rate} ms; the next slot is due now
+	 * while it is under {@code rate} (a millisecond)
 	 * @param atMillis when the backlog was that (epoch ms)
 	 */
 	public record Backlog(long units, long atMillis) {
@@ -97,10 +97,14 @@ public record LeakyBucket(long rate, Duration period, String label) implements B
 		}
 
 		/**
-		 * How long until the next slot is due, in ms rounded up; 0 when it is due now.
+		 * How long until the next slot is due, in ms rounded down; 0 when it is due now,
+		 * which a slot less than a millisecond away is. Requests arrive on a millisecond
+		 * clock: rounding up would stretch every slot of a fractional length to the next
+		 * millisecond (a {@code 3/1s} bucket would let 2.994 a second through) and cap a
+		 * bucket at one request a millisecond (a {@code 5000/1s} one at 1000 a second).
 		 */
 		public long millisUntilDue(LeakyBucket bucket) {
-			return -Math.floorDiv(-this.units, bucket.rate());
+			return Math.floorDiv(this.units, bucket.rate());
 		}
 
 		/** This backlog with a request of {@code cost} slots queued. */
@@ -116,9 +120,9 @@ public record LeakyBucket(long rate, Duration period, String label) implements B
 			return new Backlog(Math.max(0, this.units - cost * bucket.periodMillis()), this.atMillis);
 		}
 
-		/** 1 when a request would be let through now, else 0. */
-		public long remaining() {
-			return (this.units == 0) ? 1 : 0;
+		/** 1 when a request would be let through now (its slot is due), else 0. */
+		public long remaining(LeakyBucket bucket) {
+			return (millisUntilDue(bucket) == 0) ? 1 : 0;
 		}
 
 	}

@@ -133,7 +133,9 @@ public final class LimitParser {
 					: new SlidingWindow(tokens, period, label);
 		}
 		if (matcher.group(6) != null) {
-			if (tokens > TokenBucket.MAX_TOKEN_MILLIS / (period.toMillis() + LeakyBucket.MAX_WAIT_MILLIS)) {
+			// a backlog is due while it is under a millisecond: up to max-wait + 1 ms
+			// queued
+			if (tokens > TokenBucket.MAX_TOKEN_MILLIS / (period.toMillis() + LeakyBucket.MAX_WAIT_MILLIS + 1)) {
 				throw new IllegalArgumentException("'" + item + "': too high a rate for a leaky bucket: requests x "
 						+ "(period + 30s of max-wait) in ms must stay below 2^53");
 			}

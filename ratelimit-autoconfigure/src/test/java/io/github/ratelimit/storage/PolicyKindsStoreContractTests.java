@@ -716,25 +716,41 @@ public abstract class PolicyKindsStoreContractTests {
 	void leakyBucketSlotsOfAFractionalLengthAddUpExactly() {
 		startAt("2030-06-10T12:00:00");
 		Policy policy = policy("3/1s leaky");
-		// a slot is 333 1/3 ms: waits round up, the queue does not drift
-		for (long wait : List.of(0L, 334L, 667L, 1000L)) {
+		// a slot is 333 1/3 ms: one less than a millisecond away is due (waits round
+		// down), and the queue does not drift
+		for (long wait : List.of(0L, 333L, 666L, 1000L)) {
 			StoreDecision queued = decide(waiting(policy, "a", 1000));
 			assertThat(queued.admitted()).isTrue();
 			assertThat(queued.waitMillis()).isEqualTo(wait);
 		}
 		StoreDecision refused = decide(waiting(policy, "a", 1000));
 		assertThat(refused.admitted()).isFalse();
-		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 1334, 1334, 1334));
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 1333, 1333, 1333));
 		// 334 ms drain 1002 of the 4000 thirds of a ms queued: 999 1/3 ms left
 		advance(Duration.ofMillis(334));
-		assertThat(decide(waiting(policy, "a", 1000)).waitMillis()).isEqualTo(1000);
+		assertThat(decide(waiting(policy, "a", 1000)).waitMillis()).isEqualTo(999);
 		// the slot after it is at 1666 2/3 ms from the start
-		advance(Duration.ofMillis(1332));
+		advance(Duration.ofMillis(1331));
 		StoreDecision lastSlot = decide(check(policy, "a", 1));
 		assertThat(lastSlot.admitted()).isFalse();
 		assertThat(result(lastSlot, 0).millisUntilCost()).isEqualTo(1);
 		advance(Duration.ofMillis(1));
 		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void leakyBucketOfMoreThanOneSlotAMillisecondLetsItsRateThrough() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("5000/1s leaky");
+		for (int ms = 0; ms < 3; ms++) {
+			for (int i = 0; i < 5; i++) {
+				assertThat(decide(check(policy, "a", 1)).admitted()).as("ms %d, request %d", ms, i).isTrue();
+			}
+			StoreDecision refused = decide(check(policy, "a", 1));
+			assertThat(refused.admitted()).isFalse();
+			assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 1, 1, 1));
+			advance(Duration.ofMillis(1));
+		}
 	}
 
 	@Test

@@ -75,7 +75,7 @@ final class CountingEntry extends Entry {
 			else if (item instanceof LeakyBucket leaky) {
 				Backlog backlog = backlog(i).at(leaky, nowMillis);
 				attempt.backlogs[i] = backlog;
-				attempt.found[i] = backlog.remaining();
+				attempt.found[i] = backlog.remaining(leaky);
 				long due = backlog.millisUntilDue(leaky);
 				// the slot is due, or the request may wait for it
 				had &= due <= attempt.maxWaitMillis();
@@ -135,7 +135,7 @@ final class CountingEntry extends Entry {
 			else if (item instanceof LeakyBucket leaky) {
 				Backlog backlog = backlog(i).at(leaky, nowMillis);
 				attempt.backlogs[i] = backlog;
-				attempt.found[i] = backlog.remaining();
+				attempt.found[i] = backlog.remaining(leaky);
 				had &= backlog.millisUntilDue(leaky) <= attempt.maxWaitMillis();
 			}
 			else if (item instanceof ConcurrencyLimit concurrency) {

@@ -81,7 +81,7 @@ final class Reports {
 	private static BandwidthResult leakyBucket(LeakyBucket leaky, Backlog found, long cost, boolean took) {
 		Backlog after = took ? found.plus(leaky, cost) : found;
 		long untilDue = after.millisUntilDue(leaky);
-		return new BandwidthResult(after.remaining(), found.millisUntilDue(leaky), untilDue, untilDue);
+		return new BandwidthResult(after.remaining(leaky), found.millisUntilDue(leaky), untilDue, untilDue);
 	}
 
 	private static BandwidthResult permits(ConcurrencyLimit concurrency, long found, boolean took) {
