@@ -20,7 +20,14 @@ class SlidingWindowTests {
 
 	private static final SlidingWindow TEN_A_MINUTE = new SlidingWindow(10, Duration.ofMinutes(1), "1m");
 
-	// 12:00:00 UTC on 10 June 2030: a whole minute
+	// the simulations: 100 a minute over 40 minutes
+	private static final long PERIOD = 60_000;
+
+	private static final int WINDOWS = 40;
+
+	private static final SlidingWindow HUNDRED_A_MINUTE = new SlidingWindow(100, Duration.ofMillis(PERIOD), "1m");
+
+	// 12:00:00 UTC on 9 June 2030: a whole minute
 	private static final long NOON = 1_907_236_800_000L;
 
 	@Test
@@ -217,12 +224,6 @@ class SlidingWindowTests {
 		assertThat(simulation.mostAroundABoundary(100)).isEqualTo(100);
 		assertThat(fixedWindow(arrivals).mostAroundABoundary(100)).isEqualTo(200);
 	}
-
-	private static final long PERIOD = 60_000;
-
-	private static final int WINDOWS = 40;
-
-	private static final SlidingWindow HUNDRED_A_MINUTE = new SlidingWindow(100, Duration.ofMillis(PERIOD), "1m");
 
 	private static List<Long> every(long intervalMillis) {
 		List<Long> arrivals = new ArrayList<>();
