@@ -9,7 +9,9 @@
 -- ARGV[1]  'decide'; 'refund' (give each request's cost back: token buckets capped at capacity, quota
 --          counts of the same period, permits held by the request's lease id); 'release' (give leased
 --          permits back); 'renew' (extend leased permits by the lease time)
--- ARGV[2]  the time in ms, or '' for the server's clock (TIME): one clock for every instance
+-- ARGV[2]  the time in ms, or '' for the server's clock (TIME): one clock for every instance (a time
+--          given here need not advance with the server's, which expires keys: they then live at least
+--          PINNED_TTL ms, lest a state expire while that clock stands still)
 -- ARGV[3]  the lease time of a permit in ms
 -- ARGV[4]  the number of requests ('decide', 'refund') or of leases ('release', 'renew')
 -- 'decide', 'refund', per request: its lease id ('' when it takes no permit), its number of buckets, and
@@ -75,8 +77,11 @@ local function ceildiv(a, b)
   return q
 end
 
+local PINNED_TTL = 10000
+
 local mode = ARGV[1]
 local now = tonumber(ARGV[2])
+local pinned = now ~= nil
 if now == nil then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -176,10 +181,10 @@ local function windowStart(item, millis)
   return floordiv(millis, item.period) * item.period
 end
 
--- Counts#at
+-- Counts#at (a clock that went back moves nothing)
 local function slidingAt(item, counts)
   local start = windowStart(item, now)
-  if start == counts.start then
+  if start <= counts.start then
     return counts
   end
   local previous = 0
@@ -568,6 +573,9 @@ for key, state in pairs(buckets) do
     redis.call('HSET', key, unpack(values))
     if #freed > 0 then
       redis.call('HDEL', key, unpack(freed))
+    end
+    if pinned then
+      ttl = math.max(ttl, PINNED_TTL)
     end
     redis.call('PEXPIRE', key, ttl)
   end
