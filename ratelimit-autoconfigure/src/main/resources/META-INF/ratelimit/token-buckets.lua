@@ -1,13 +1,14 @@
 -- Decides requests against the items of their limits: token buckets, calendar quotas and fixed windows,
--- sliding windows, leaky buckets and concurrency caps. Each request is decided as a whole: when every enforced bucket of the request holds its cost,
--- each of its buckets that holds it gives it; otherwise none of them changes. Several requests may come
--- in one call (one after the other, as if sent one by one); the call is atomic, and a bucket that several
--- of them use is read and written once.
+-- sliding windows, leaky buckets and concurrency caps. Each request is decided as a whole: when every
+-- enforced bucket of the request holds its cost, each of its buckets that holds it gives it; otherwise
+-- none of them changes. Several requests may come in one call (one after the other, as if sent one by
+-- one); the call is atomic, and a bucket that several of them use is read and written once.
 --
 -- KEYS     'decide', 'refund': the buckets of every request, request after request (a key may repeat);
 --          'release', 'renew': the bucket of each lease
 -- ARGV[1]  'decide'; 'refund' (give each request's cost back: token buckets capped at capacity, quota
---          counts of the same period, permits held by the request's lease id); 'release' (give leased
+--          counts of the same period, sliding window counts of the current window, leaky backlogs never
+--          below zero, permits held by the request's lease id); 'release' (give leased
 --          permits back); 'renew' (extend leased permits by the lease time)
 -- ARGV[2]  the time in ms, or '' for the server's clock (TIME): one clock for every instance (a time
 --          given here need not advance with the server's, which expires keys: they then live at least
