@@ -1,5 +1,5 @@
--- Decides requests against the items of their limits: token buckets, calendar quotas and concurrency
--- caps. Each request is decided as a whole: when every enforced bucket of the request holds its cost,
+-- Decides requests against the items of their limits: token buckets, calendar quotas and fixed windows,
+-- sliding windows, leaky buckets and concurrency caps. Each request is decided as a whole: when every enforced bucket of the request holds its cost,
 -- each of its buckets that holds it gives it; otherwise none of them changes. Several requests may come
 -- in one call (one after the other, as if sent one by one); the call is atomic, and a bucket that several
 -- of them use is read and written once.
@@ -16,23 +16,35 @@
 --   per bucket: cost, enforced ('1' | '0'), max wait in ms, number of items n, and per item its kind and
 --   numbers:
 --     'b' capacity, refill tokens, refill period in ms                   a token bucket
---     'q' quota, start, end, next end of the period, in ms               a calendar quota
+--     'q' quota, start, end, next end of the period, in ms               a calendar quota or fixed window
+--     's' quota, period in ms                                            a sliding window
+--     'l' rate, period in ms                                             a leaky bucket
 --     'c' permits, retry in ms                                           a concurrency cap
 -- 'release', 'renew', per lease: lease id, permits of the bucket's concurrency cap
 -- A check of cost 0 takes nothing, not even a permit: it reads the state of its bucket.
 --
 -- A bucket is a hash: t = when it was last written (ms); "b" = level of token bucket item b, or count
--- used of quota item b; "eb" = end of the period quota item b counts; "p1".."pN" = the permits of the
--- cap, '<expiry ms>:<lease id>' while leased.
+-- used of quota item b; "eb" = end of the period quota item b counts; "sb", "nb", "vb" = start of the
+-- aligned window of sliding window item b, its count, the count of the window before it; "lb", "ab" =
+-- backlog of leaky bucket item b, when it was that; "p1".."pN" = the permits of the cap,
+-- '<expiry ms>:<lease id>' while leased. Fields of each kind have names of their own: a bucket whose
+-- limit changed kind finds none of its old kind's state.
 --
 -- Token buckets: a level is counted in token-milliseconds (tokens x period): a bandwidth refills refill x
 -- elapsed of them per elapsed ms, so refilling is exact integer arithmetic. Callers keep capacity x
 -- period below 2^53, where Lua's doubles hold integers exactly. An enforced bucket with a max wait may
 -- take a cost that refills within it: the level goes below zero (debt) and the request waits.
--- Quotas: the caller sends the period that holds its own time and the next; this script picks by its
--- own time, so every instance resets at the server's boundary: before start it is still the previous
--- period (ending at start), from end on the next (ending at next end). A caller more than a period behind
--- counts in the period it named last, reported as a period's length away.
+-- Quotas (calendar quotas and fixed windows alike): the caller sends the period that holds its own time
+-- and the next; this script picks by its own time, so every instance resets at the server's boundary:
+-- before start it is still the previous period (ending at start), from end on the next (ending at next
+-- end). A caller more than a period behind counts in the period it named last, reported as a period's
+-- length away.
+-- Sliding windows and leaky buckets follow SlidingWindow.Counts and LeakyBucket.Backlog (Java) line by
+-- line, in integers below 2^53 (the parser keeps quota x period and rate x (period + 30 s) there):
+-- a sliding window counts per aligned window and estimates the window ending now as previous x (period -
+-- elapsed) / period + current; a leaky bucket keeps the time until its next slot is due in units of
+-- 1/rate ms (a slot is period units), and admits a request when the slot is due, or due within the max
+-- wait (the request waits for it, as for a token bucket's debt). Sliding windows never wait.
 -- Permits: one per request whatever its cost, leased for the lease time unless renewed, so a crashed
 -- instance leaks none for long. They never wait.
 --
@@ -42,7 +54,8 @@
 -- bucket is full (0 when it is), ms until the bucket holds the cost again (0 while it does, after this
 -- request). A refused request reports the state it found; an admitted one the state it left.
 -- Reply to 'release', 'renew', per lease: 1 when it held a permit, 0 when that was gone.
--- Keys expire when every item is back to full and no permit is leased.
+-- Keys expire when every item is back to full and no permit is leased: a quota's at the end of its
+-- period, a sliding window's when its counts have slid out, a leaky bucket's when its backlog drained.
 
 local function floordiv(a, b)
   local q = math.floor(a / b)
@@ -143,6 +156,10 @@ local function items(arg, n)
       end
       list[b] = { kind = 'q', quota = tonumber(ARGV[arg + 1]), id = id, left = left }
       arg = arg + 5
+    elseif kind == 's' or kind == 'l' then
+      -- quota of a sliding window, rate of a leaky bucket
+      list[b] = { kind = kind, quota = tonumber(ARGV[arg + 1]), period = tonumber(ARGV[arg + 2]) }
+      arg = arg + 3
     elseif kind == 'c' then
       list[b] = { kind = 'c', permits = tonumber(ARGV[arg + 1]), retry = tonumber(ARGV[arg + 2]) }
       arg = arg + 3
@@ -151,6 +168,97 @@ local function items(arg, n)
     end
   end
   return list, arg
+end
+
+-- Sliding windows: SlidingWindow.Counts, counts = { start, previous, current }, item = { quota, period }
+
+local function windowStart(item, millis)
+  return floordiv(millis, item.period) * item.period
+end
+
+-- Counts#at
+local function slidingAt(item, counts)
+  local start = windowStart(item, now)
+  if start == counts.start then
+    return counts
+  end
+  local previous = 0
+  if start == counts.start + item.period then
+    previous = counts.current
+  end
+  return { start = start, previous = previous, current = 0 }
+end
+
+-- Counts#scaledUsed
+local function slidingUsed(item, counts, extra)
+  return counts.previous * (item.period - (now - counts.start)) + (counts.current + extra) * item.period
+end
+
+-- Counts#fits
+local function slidingFits(item, counts, cost)
+  return counts.current + cost <= item.quota and slidingUsed(item, counts, cost) <= item.quota * item.period
+end
+
+-- Counts#remaining
+local function slidingRemaining(item, counts)
+  local left = item.quota * item.period - slidingUsed(item, counts, 0)
+  return math.max(0, floordiv(left, item.period))
+end
+
+-- Counts#minus, of the current window: a give-back is counted where the script's time is now
+local function slidingMinus(counts, cost)
+  return { start = counts.start, previous = counts.previous, current = math.max(0, counts.current - cost) }
+end
+
+-- Counts#millisUntil
+local function slidingUntil(item, counts, cost)
+  if slidingFits(item, counts, cost) then
+    return 0
+  end
+  local period = item.period
+  local elapsed = now - counts.start
+  if counts.current + cost <= item.quota then
+    -- in this window, once enough of the previous one has slid out (previous > 0 here)
+    local room = (item.quota - counts.current - cost) * period
+    return math.max(1, period - floordiv(room, counts.previous) - elapsed)
+  end
+  -- in the next window, where this window's count is the previous one
+  local room = (item.quota - cost) * period
+  local intoNext = 0
+  if counts.current > 0 then
+    intoNext = math.max(0, period - floordiv(room, counts.current))
+  end
+  return (period - elapsed) + intoNext
+end
+
+-- Counts#millisUntilEmpty
+local function slidingUntilEmpty(item, counts)
+  if counts.current > 0 then
+    return counts.start + 2 * item.period - now
+  end
+  if counts.previous > 0 then
+    return counts.start + item.period - now
+  end
+  return 0
+end
+
+-- Leaky buckets: LeakyBucket.Backlog, backlog = { units, at }, item = { quota = rate, period }
+
+-- Backlog#at
+local function leakyAt(item, backlog)
+  local elapsed = now - backlog.at
+  if elapsed <= 0 then
+    return backlog
+  end
+  if elapsed >= floordiv(backlog.units, item.quota) + 1 then
+    return { units = 0, at = now }
+  end
+  return { units = math.max(0, backlog.units - elapsed * item.quota), at = now }
+end
+
+-- Backlog#millisUntilDue
+local function leakyDue(item, backlog)
+  return ceildiv(backlog.units, item.quota)
 end
 
 -- key -> { items, dirty = written?, value[b] = level or count now, and for a cap: owner[p] = lease id
@@ -168,6 +276,13 @@ local function bucket(key, list)
       for p = 1, item.permits do
         fields[#fields + 1] = 'p' .. p
       end
+    elseif item.kind == 's' then
+      fields[#fields + 1] = 's' .. b
+      fields[#fields + 1] = 'n' .. b
+      fields[#fields + 1] = 'v' .. b
+    elseif item.kind == 'l' then
+      fields[#fields + 1] = 'l' .. b
+      fields[#fields + 1] = 'a' .. b
     else
       fields[#fields + 1] = tostring(b)
       if item.kind == 'q' then
@@ -202,6 +317,20 @@ local function bucket(key, list)
         used = 0
       end
       found.value[b] = used
+    elseif item.kind == 's' then
+      local start, current, previous = tonumber(stored[f]), tonumber(stored[f + 1]), tonumber(stored[f + 2])
+      f = f + 3
+      if start == nil or current == nil or previous == nil then
+        start, current, previous = windowStart(item, now), 0, 0
+      end
+      found.value[b] = slidingAt(item, { start = start, previous = previous, current = current })
+    elseif item.kind == 'l' then
+      local units, at = tonumber(stored[f]), tonumber(stored[f + 1])
+      f = f + 2
+      if units == nil or at == nil then
+        units, at = 0, now
+      end
+      found.value[b] = leakyAt(item, { units = units, at = at })
     else
       found.owner, found.expiry, found.changed, found.free = {}, {}, {}, 0
       for p = 1, item.permits do
@@ -278,6 +407,21 @@ for r = 1, count do
           short = item.left
           check.has = false
         end
+      elseif item.kind == 's' then
+        short = slidingUntil(item, state.value[b], cost)
+        if short > 0 then
+          check.has = false
+        end
+      elseif item.kind == 'l' then
+        short = leakyDue(item, state.value[b])
+        if short > 0 then
+          if enforced and short <= maxWait then
+            -- due within the wait: the slot is taken now, the request waits for it
+            wait = math.max(wait, short)
+          else
+            check.has = false
+          end
+        end
       elseif state.free < 1 then
         short = item.retry
         check.has = false
@@ -331,6 +475,31 @@ for r = 1, count do
         reply[#reply + 1] = check.short[b]
         reply[#reply + 1] = (used > 0) and item.left or 0
         reply[#reply + 1] = (item.quota - used < cost) and item.left or 0
+      elseif item.kind == 's' then
+        local counts = state.value[b]
+        if refund then
+          counts = slidingMinus(counts, cost)
+        elseif taking then
+          counts = { start = counts.start, previous = counts.previous, current = counts.current + cost }
+        end
+        state.value[b] = counts
+        reply[#reply + 1] = slidingRemaining(item, counts)
+        reply[#reply + 1] = check.short[b]
+        reply[#reply + 1] = slidingUntilEmpty(item, counts)
+        reply[#reply + 1] = slidingUntil(item, counts, cost)
+      elseif item.kind == 'l' then
+        local backlog = state.value[b]
+        if refund then
+          backlog = { units = math.max(0, backlog.units - cost * item.period), at = backlog.at }
+        elseif taking then
+          backlog = { units = backlog.units + cost * item.period, at = backlog.at }
+        end
+        state.value[b] = backlog
+        local due = leakyDue(item, backlog)
+        reply[#reply + 1] = (backlog.units == 0) and 1 or 0
+        reply[#reply + 1] = check.short[b]
+        reply[#reply + 1] = due
+        reply[#reply + 1] = due
       else
         if refund then
           giveBack(state, item, id)
@@ -364,6 +533,22 @@ for key, state in pairs(buckets) do
         if state.value[b] > 0 then
           ttl = math.max(ttl, item.left)
         end
+      elseif item.kind == 's' then
+        local counts = state.value[b]
+        values[#values + 1] = 's' .. b
+        values[#values + 1] = counts.start
+        values[#values + 1] = 'n' .. b
+        values[#values + 1] = counts.current
+        values[#values + 1] = 'v' .. b
+        values[#values + 1] = counts.previous
+        ttl = math.max(ttl, slidingUntilEmpty(item, counts))
+      elseif item.kind == 'l' then
+        local backlog = state.value[b]
+        values[#values + 1] = 'l' .. b
+        values[#values + 1] = backlog.units
+        values[#values + 1] = 'a' .. b
+        values[#values + 1] = backlog.at
+        ttl = math.max(ttl, leakyDue(item, backlog))
       else
         for p in pairs(state.changed) do
           if state.owner[p] then

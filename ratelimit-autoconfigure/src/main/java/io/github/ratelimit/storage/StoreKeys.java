@@ -9,9 +9,12 @@ import java.util.HexFormat;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.FixedWindow;
+import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
@@ -112,6 +115,18 @@ public final class StoreKeys {
 			}
 			else if (bandwidth instanceof CalendarQuota quota) {
 				shape.append('q').append(quota.period()).append(quota.zone());
+			}
+			else if (bandwidth instanceof FixedWindow window) {
+				shape.append('f').append(window.period().toMillis());
+			}
+			else if (bandwidth instanceof SlidingWindow window) {
+				shape.append('s').append(window.periodMillis());
+			}
+			else if (bandwidth instanceof LeakyBucket leaky) {
+				// a backlog is kept in units of 1/rate ms: a bucket of another rate
+				// starts
+				// afresh
+				shape.append('l').append(leaky.periodMillis()).append('/').append(leaky.rate());
 			}
 			else {
 				shape.append('c');

@@ -29,13 +29,15 @@ import io.github.ratelimit.storage.redis.connection.RedisConnector;
  * synchronised clocks. Requests that arrive while a call is in flight go together in the
  * next one ({@link ScriptSession}).
  * <p>
- * <b>Kinds of limits.</b> Token buckets refill continuously; calendar quotas reset at the
- * boundaries of their periods as Redis's clock sees them, so every instance resets at
- * once; a concurrency permit is a lease on a slot of the bucket's hash that expires after
- * {@code leaseTime} unless renewed. The store renews the leases of requests in flight
- * every third of it ({@link LeaseKeeper}) and releases them with a call of its own, sent
- * without waiting for it: a crashed instance, or a release that does not arrive, leaks a
- * permit for a lease time at most.
+ * <b>Kinds of limits.</b> Token buckets refill continuously; calendar quotas and fixed
+ * windows reset at the boundaries of their periods as Redis's clock sees them, so every
+ * instance resets at once; sliding windows align their windows, and leaky buckets drain,
+ * by Redis's clock too (a leaky bucket's slot due within a request's wait is taken, and
+ * the request waits, as for a token bucket's debt); a concurrency permit is a lease on a
+ * slot of the bucket's hash that expires after {@code leaseTime} unless renewed. The
+ * store renews the leases of requests in flight every third of it ({@link LeaseKeeper})
+ * and releases them with a call of its own, sent without waiting for it: a crashed
+ * instance, or a release that does not arrive, leaks a permit for a lease time at most.
  * <p>
  * <b>Redis Cluster.</b> A script may only touch keys of one slot, and the keys of one
  * request (user, org, address) usually live in different slots. The checks are then

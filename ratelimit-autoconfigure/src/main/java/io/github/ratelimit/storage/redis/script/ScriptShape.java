@@ -5,13 +5,19 @@ import java.util.List;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.policy.TokenBucket;
+import io.github.ratelimit.policy.WindowQuota;
 
 /**
  * The script arguments of one limit's items (the number of items, then each item's kind
- * and numbers), encoded once. A calendar quota's period boundaries move with time: they
- * are filled in per call from a window kept until the wall clock leaves it.
+ * and numbers), encoded once. The boundaries of a calendar quota's period or a fixed
+ * window move with time: they are filled in per call from a window kept until the wall
+ * clock leaves it. A fixed window is counted as a quota is (the script knows no
+ * difference); a sliding window and a leaky bucket send their amount and period, the
+ * script aligns and drains by its own clock.
  */
 final class ScriptShape {
 
@@ -21,6 +27,10 @@ final class ScriptShape {
 
 	private static final byte[] CONCURRENCY = TokenBucketScript.bytes("c");
 
+	private static final byte[] SLIDING_WINDOW = TokenBucketScript.bytes("s");
+
+	private static final byte[] LEAKY_BUCKET = TokenBucketScript.bytes("l");
+
 	/**
 	 * The arguments, with three empty places after each quota's count for its boundaries.
 	 */
@@ -29,7 +39,7 @@ final class ScriptShape {
 	/** Where each quota's boundaries go in {@link #arguments}. */
 	private final int[] quotaAt;
 
-	private final CalendarQuota[] quotas;
+	private final WindowQuota[] quotas;
 
 	/**
 	 * The boundaries last sent per quota: start, end, next end as numbers and as
@@ -44,12 +54,12 @@ final class ScriptShape {
 		int size = 1;
 		int quotaCount = 0;
 		for (Bandwidth item : items) {
-			size += (item instanceof TokenBucket) ? 4 : (item instanceof CalendarQuota) ? 5 : 3;
-			quotaCount += (item instanceof CalendarQuota) ? 1 : 0;
+			size += (item instanceof TokenBucket) ? 4 : (item instanceof WindowQuota) ? 5 : 3;
+			quotaCount += (item instanceof WindowQuota) ? 1 : 0;
 		}
 		this.arguments = new byte[size][];
 		this.quotaAt = new int[quotaCount];
-		this.quotas = new CalendarQuota[quotaCount];
+		this.quotas = new WindowQuota[quotaCount];
 		this.boundaries = new Boundaries[quotaCount];
 		long concurrency = 0;
 		int a = 0;
@@ -62,12 +72,22 @@ final class ScriptShape {
 				this.arguments[a++] = TokenBucketScript.number(bucket.refillTokens());
 				this.arguments[a++] = TokenBucketScript.number(bucket.period().toMillis());
 			}
-			else if (item instanceof CalendarQuota quota) {
+			else if (item instanceof WindowQuota quota) {
 				this.arguments[a++] = QUOTA;
 				this.arguments[a++] = TokenBucketScript.number(quota.quota());
 				this.quotaAt[q] = a;
 				this.quotas[q++] = quota;
 				a += 3;
+			}
+			else if (item instanceof SlidingWindow window) {
+				this.arguments[a++] = SLIDING_WINDOW;
+				this.arguments[a++] = TokenBucketScript.number(window.quota());
+				this.arguments[a++] = TokenBucketScript.number(window.periodMillis());
+			}
+			else if (item instanceof LeakyBucket leaky) {
+				this.arguments[a++] = LEAKY_BUCKET;
+				this.arguments[a++] = TokenBucketScript.number(leaky.rate());
+				this.arguments[a++] = TokenBucketScript.number(leaky.periodMillis());
 			}
 			else {
 				ConcurrencyLimit cap = (ConcurrencyLimit) item;
@@ -92,7 +112,7 @@ final class ScriptShape {
 
 	/**
 	 * Writes the arguments at {@code at}.
-	 * @param wallMillis this JVM's time, whose calendar periods quotas send
+	 * @param wallMillis this JVM's time, whose periods quotas and fixed windows send
 	 * @return the index after them
 	 */
 	int write(byte[][] target, int at, long wallMillis) {

@@ -68,8 +68,8 @@ final class TokenBucketScript {
 	/**
 	 * Loads the script.
 	 * @param leaseTime how long a permit stays leased unless renewed
-	 * @param wallClock this JVM's time in epoch ms, that calendar quotas name their
-	 * periods by (the script picks among them by its own)
+	 * @param wallClock this JVM's time in epoch ms, that calendar quotas and fixed
+	 * windows name their periods by (the script picks among them by its own)
 	 */
 	TokenBucketScript(Duration leaseTime, LongSupplier wallClock) {
 		try (InputStream in = TokenBucketScript.class.getClassLoader().getResourceAsStream(RESOURCE)) {
