@@ -73,11 +73,13 @@ public record SlidingWindow(long quota, Duration period, String label) implement
 		/**
 		 * These counts moved to the aligned window that holds {@code nowMillis}: the
 		 * current count becomes the previous one when the next window starts, both are
-		 * zero once a whole window has passed.
+		 * zero once a whole window has passed. A clock that went back moves nothing (the
+		 * counts then weigh at least as much as at their window's start): forgetting them
+		 * would admit a whole quota more.
 		 */
 		public Counts at(SlidingWindow window, long nowMillis) {
 			long now = window.windowStart(nowMillis);
-			if (now == this.start) {
+			if (now <= this.start) {
 				return this;
 			}
 			return new Counts(now, (now == this.start + window.periodMillis()) ? this.current : 0, 0);

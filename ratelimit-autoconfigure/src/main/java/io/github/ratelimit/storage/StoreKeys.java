@@ -31,7 +31,9 @@ import io.github.ratelimit.policy.TokenBucket;
  * <li>The shape is the kinds and windows of the limit's items, not their amounts: a limit
  * changed to other amounts (or an override) keeps the buckets and the tokens spent in
  * them; a limit over other windows gets fresh ones instead of state shaped for the old
- * one.</li>
+ * one. A leaky bucket's rate is part of its shape (its backlog is kept in units of
+ * {@code 1/rate} ms), and each kind has its own: a window changed from fixed to sliding
+ * starts afresh.</li>
  * <li>Ids are escaped: plain short ids stay readable for operators; anything longer or
  * with other characters is replaced by a hash, so no caller input can reach into another
  * key or bloat the store.</li>
@@ -123,10 +125,8 @@ public final class StoreKeys {
 				shape.append('s').append(window.periodMillis());
 			}
 			else if (bandwidth instanceof LeakyBucket leaky) {
-				// a backlog is kept in units of 1/rate ms: a bucket of another rate
-				// starts
-				// afresh
-				shape.append('l').append(leaky.periodMillis()).append('/').append(leaky.rate());
+				// a backlog is kept in units of 1/rate ms: the rate shapes the state too
+				shape.append('l').append(leaky.rate()).append('/').append(leaky.periodMillis());
 			}
 			else {
 				shape.append('c');

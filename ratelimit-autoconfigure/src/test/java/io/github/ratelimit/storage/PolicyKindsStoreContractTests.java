@@ -17,14 +17,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * What every store must do with calendar quotas, concurrency caps, waiting and observed
- * checks, with the time set by the test. The memory store runs it
- * ({@code InMemoryPolicyKindsTests}); a subclass for the Redis script store is expected
- * too, so this class knows the storage SPI and the policy types only.
+ * What every store must do with calendar quotas, fixed and sliding windows, leaky
+ * buckets, concurrency caps, waiting and observed checks, with the time set by the test.
+ * The memory store runs it ({@code InMemoryPolicyKindsTests}); a subclass for the Redis
+ * script store is expected too, so this class knows the storage SPI and the policy types
+ * only.
  * <p>
  * Dates are in the future on purpose: a store that derives key expiry from its injected
  * clock keeps the keys alive while a test runs. Token-bucket waits are compared within a
- * millisecond, so a store may round its refill arithmetic; quota boundaries are exact.
+ * millisecond, so a store may round its refill arithmetic; quota and window boundaries
+ * are exact, and so are sliding windows and leaky buckets, whose integer arithmetic every
+ * store follows ({@code SlidingWindow.Counts}, {@code LeakyBucket.Backlog}).
  */
 public abstract class PolicyKindsStoreContractTests {
 
@@ -475,6 +478,389 @@ public abstract class PolicyKindsStoreContractTests {
 		assertThat(decide(check(month, "o", 1)).admitted()).isFalse();
 		this.store.giveBack(List.of(check(user, "u", 1), check(month, "o", 1)));
 		assertThat(decide(check(user, "u", 1), check(month, "o", 1)).admitted()).isTrue();
+	}
+
+	// fixed windows: counted like calendar quotas, windows aligned on the epoch
+
+	@Test
+	void fixedWindowAdmitsItsQuotaAndRefusesUntilTheWindowEnds() {
+		startAt("2030-06-10T12:00:20");
+		Policy policy = policy("3/1m fixed");
+		long untilEnd = 40_000;
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(2, 0, untilEnd, 0));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(1, 0, untilEnd, 0));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 0, untilEnd, untilEnd));
+		StoreDecision refused = decide(check(policy, "a", 1));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).hadTokens()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, untilEnd, untilEnd, untilEnd));
+		advance(Duration.ofMillis(untilEnd - 1));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 1, 1, 1));
+		advance(Duration.ofMillis(1));
+		StoreDecision next = decide(check(policy, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(result(next, 0)).isEqualTo(new BandwidthResult(2, 0, 60_000, 0));
+	}
+
+	@Test
+	void fixedWindowAdmitsTwiceItsQuotaAroundABoundary() {
+		startAt("2030-06-10T12:00:59.999");
+		Policy policy = policy("3/1m fixed");
+		int admitted = 0;
+		for (int i = 0; i < 4; i++) {
+			admitted += decide(check(policy, "a", 1)).admitted() ? 1 : 0;
+		}
+		assertThat(admitted).isEqualTo(3);
+		advance(Duration.ofMillis(1));
+		for (int i = 0; i < 4; i++) {
+			admitted += decide(check(policy, "a", 1)).admitted() ? 1 : 0;
+		}
+		// the weakness the kind is known for: 2N within 2 ms
+		assertThat(admitted).isEqualTo(6);
+	}
+
+	@Test
+	void fixedWindowCountsACostAsThatManyRequests() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("5/1m fixed");
+		assertThat(result(decide(check(policy, "a", 3)), 0)).isEqualTo(new BandwidthResult(2, 0, 60_000, 60_000));
+		StoreDecision refused = decide(check(policy, "a", 3));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(2, 60_000, 60_000, 60_000));
+		assertThat(decide(check(policy, "a", 2)).admitted()).isTrue();
+	}
+
+	@Test
+	void aGivenBackRequestCountsNoMoreInAFixedWindow() {
+		startAt("2030-06-10T12:00:30");
+		Policy policy = policy("3/1m fixed");
+		decide(check(policy, "a", 3));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		this.store.giveBack(List.of(check(policy, "a", 1)));
+		assertThat(result(decide(check(policy, "a", 1)), 0).remaining()).isZero();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		// more given back than was counted: the count stops at zero
+		this.store.giveBack(List.of(check(policy, "a", 5)));
+		assertThat(result(decide(check(policy, "a", 1)), 0).remaining()).isEqualTo(2);
+	}
+
+	// sliding windows: previous x (period - elapsed) / period + current, in integers
+
+	@Test
+	void slidingWindowAdmitsItsQuotaAndRefusesUntilThePreviousWindowHasSlidOutEnough() {
+		startAt("2030-06-10T12:00:30");
+		Policy policy = policy("10/1m sliding");
+		// all counted in the window that started at 12:00: out of the sliding window at
+		// 12:02
+		for (int i = 1; i < 10; i++) {
+			assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(10 - i, 0, 90_000, 0));
+		}
+		// the 11th fits once the previous window weighs 9/10 at most: at 12:01:06
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 0, 90_000, 36_000));
+		StoreDecision refused = decide(check(policy, "a", 1));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).hadTokens()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 36_000, 90_000, 36_000));
+		// the boundary frees nothing: the previous window still weighs fully
+		advance(Duration.ofSeconds(30));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 6000, 60_000, 6000));
+		advance(Duration.ofMillis(5999));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 1, 54_001, 1));
+		advance(Duration.ofMillis(1));
+		StoreDecision next = decide(check(policy, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		// then one every 6 s, the window's rate
+		assertThat(result(next, 0)).isEqualTo(new BandwidthResult(0, 0, 114_000, 6000));
+	}
+
+	@Test
+	void slidingWindowLetsNoSecondQuotaThroughAroundABoundary() {
+		startAt("2030-06-10T12:00:59.999");
+		Policy policy = policy("10/1m sliding");
+		int admitted = 0;
+		for (int i = 0; i < 11; i++) {
+			admitted += decide(check(policy, "a", 1)).admitted() ? 1 : 0;
+		}
+		assertThat(admitted).isEqualTo(10);
+		advance(Duration.ofMillis(1));
+		for (int i = 0; i < 11; i++) {
+			admitted += decide(check(policy, "a", 1)).admitted() ? 1 : 0;
+		}
+		assertThat(admitted).isEqualTo(10);
+	}
+
+	@Test
+	void slidingWindowAdmitsOnlyTheShareThePreviousWindowLeaves() {
+		startAt("2030-06-10T12:00:50");
+		Policy policy = policy("10/1m sliding");
+		assertThat(decide(check(policy, "a", 10)).admitted()).isTrue();
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 16_000, 70_000, 16_000));
+		// at 12:01:10 the previous window weighs 50/60: room for one
+		advance(Duration.ofSeconds(20));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 0, 110_000, 2000));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 2000, 110_000, 2000));
+		// at 12:01:30 it weighs half: 10 x 1/2 + 1 counted, 4 left
+		advance(Duration.ofSeconds(20));
+		for (int i = 1; i < 4; i++) {
+			assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(4 - i, 0, 90_000, 0));
+		}
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 0, 90_000, 6000));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		// 15 admitted from 12:00:50 to 12:01:30: quota x (1 + 1/2) in the minute that
+		// ends half-way into a window, the most the approximation lets through
+		advance(Duration.ofSeconds(30));
+		// at 12:02:00 the window of 12:01 (5 counted) is the previous one
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(4, 0, 120_000, 0));
+		advance(Duration.ofSeconds(120));
+		// two windows later nothing counts
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(9, 0, 120_000, 0));
+	}
+
+	@Test
+	void slidingWindowCountsACostAsThatManyRequests() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1m sliding");
+		decide(check(policy, "a", 10));
+		advance(Duration.ofSeconds(90));
+		// 12:01:30: 10 x 1/2 counted, 5 left
+		assertThat(result(decide(check(policy, "a", 4)), 0)).isEqualTo(new BandwidthResult(1, 0, 90_000, 18_000));
+		StoreDecision refused = decide(check(policy, "a", 4));
+		assertThat(refused.admitted()).isFalse();
+		// fits once 10 x (60 - e) / 60 + 8 <= 10: at e = 48 s
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(1, 18_000, 90_000, 18_000));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void aGivenBackRequestCountsNoMoreInASlidingWindow() {
+		startAt("2030-06-10T12:00:30");
+		Policy policy = policy("10/1m sliding");
+		decide(check(policy, "a", 10));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		this.store.giveBack(List.of(check(policy, "a", 1)));
+		assertThat(result(decide(check(policy, "a", 1)), 0).remaining()).isZero();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		// 12:01:10: the previous window weighs 50/60, one fits
+		advance(Duration.ofSeconds(40));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		// a give-back takes from the current window's count only, never below zero: the
+		// requests counted in the previous window stay counted
+		this.store.giveBack(List.of(check(policy, "a", 2)));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+	}
+
+	@Test
+	void windowsNeverWait() {
+		startAt("2030-06-10T12:00:00");
+		for (String limit : List.of("1/1m fixed", "1/1m sliding")) {
+			LimitCheck window = waiting(policy(limit), "a", 60_000);
+			assertThat(decide(window).admitted()).as(limit).isTrue();
+			StoreDecision refused = decide(window);
+			assertThat(refused.admitted()).as(limit).isFalse();
+			assertThat(refused.waitMillis()).as(limit).isZero();
+		}
+	}
+
+	// leaky buckets: one slot every period / rate, queued within the check's wait
+
+	@Test
+	void leakyBucketWithoutAWaitAdmitsOneAndRefusesUntilTheNextSlot() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1s leaky");
+		StoreDecision first = decide(check(policy, "a", 1));
+		assertThat(first.admitted()).isTrue();
+		assertThat(first.waitMillis()).isZero();
+		assertThat(result(first, 0)).isEqualTo(new BandwidthResult(0, 0, 100, 100));
+		for (int i = 0; i < 3; i++) {
+			StoreDecision refused = decide(check(policy, "a", 1));
+			assertThat(refused.admitted()).isFalse();
+			assertThat(refused.results().get(0).hadTokens()).isFalse();
+			assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 100, 100, 100));
+		}
+		advance(Duration.ofMillis(99));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 1, 1, 1));
+		advance(Duration.ofMillis(1));
+		StoreDecision next = decide(check(policy, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(result(next, 0)).isEqualTo(new BandwidthResult(0, 0, 100, 100));
+		// a drained bucket lets one through at once, never a burst
+		advance(Duration.ofSeconds(10));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+	}
+
+	@Test
+	void leakyBucketQueuesRequestsForTheSlotsWithinTheirWait() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1s leaky");
+		// 1 + floor(350 / 100) admitted, each waiting for its slot
+		for (int k = 0; k < 4; k++) {
+			StoreDecision queued = decide(waiting(policy, "a", 350));
+			assertThat(queued.admitted()).isTrue();
+			assertThat(queued.waitMillis()).isEqualTo(k * 100);
+			assertThat(queued.results().get(0).hadTokens()).isTrue();
+			assertThat(result(queued, 0)).isEqualTo(new BandwidthResult(0, k * 100, (k + 1) * 100, (k + 1) * 100));
+		}
+		StoreDecision refused = decide(waiting(policy, "a", 350));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.waitMillis()).isZero();
+		assertThat(refused.results().get(0).hadTokens()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 400, 400, 400));
+		// had the refusal queued anything, this would wait 400 ms
+		advance(Duration.ofMillis(100));
+		assertThat(decide(waiting(policy, "a", 350)).waitMillis()).isEqualTo(300);
+	}
+
+	@Test
+	void leakyBucketSlotsOfAFractionalLengthAddUpExactly() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("3/1s leaky");
+		// a slot is 333 1/3 ms: waits round up, the queue does not drift
+		for (long wait : List.of(0L, 334L, 667L, 1000L)) {
+			StoreDecision queued = decide(waiting(policy, "a", 1000));
+			assertThat(queued.admitted()).isTrue();
+			assertThat(queued.waitMillis()).isEqualTo(wait);
+		}
+		StoreDecision refused = decide(waiting(policy, "a", 1000));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(result(refused, 0)).isEqualTo(new BandwidthResult(0, 1334, 1334, 1334));
+		// 334 ms drain 1002 of the 4000 thirds of a ms queued: 999 1/3 ms left
+		advance(Duration.ofMillis(334));
+		assertThat(decide(waiting(policy, "a", 1000)).waitMillis()).isEqualTo(1000);
+		// the slot after it is at 1666 2/3 ms from the start
+		advance(Duration.ofMillis(1332));
+		StoreDecision lastSlot = decide(check(policy, "a", 1));
+		assertThat(lastSlot.admitted()).isFalse();
+		assertThat(result(lastSlot, 0).millisUntilCost()).isEqualTo(1);
+		advance(Duration.ofMillis(1));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void leakyBucketRequestOfCostCTakesCSlots() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1s leaky");
+		assertThat(result(decide(check(policy, "a", 3)), 0)).isEqualTo(new BandwidthResult(0, 0, 300, 300));
+		assertThat(result(decide(check(policy, "a", 1)), 0)).isEqualTo(new BandwidthResult(0, 300, 300, 300));
+		advance(Duration.ofMillis(50));
+		StoreDecision queued = decide(new LimitCheck(policy, keys().key(policy, "a"), 2, true, 250));
+		assertThat(queued.admitted()).isTrue();
+		assertThat(queued.waitMillis()).isEqualTo(250);
+		assertThat(result(queued, 0)).isEqualTo(new BandwidthResult(0, 250, 450, 450));
+	}
+
+	@Test
+	void leakyBucketRefusedByAnotherCheckQueuesNothing() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck leaky = waiting(policy("1/1s leaky"), "a", 5000);
+		LimitCheck quota = check(policy("2/day"), "a", 1);
+		assertThat(decide(leaky, quota).waitMillis()).isZero();
+		assertThat(decide(leaky, quota).waitMillis()).isEqualTo(1000);
+		StoreDecision refused = decide(leaky, quota);
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.waitMillis()).isZero();
+		assertThat(refused.results().get(0).hadTokens()).isTrue();
+		// the bucket holds the slots of the two admitted requests only
+		assertThat(decide(leaky).waitMillis()).isEqualTo(2000);
+	}
+
+	@Test
+	void requestWaitsForTheSlowestOfItsBucketsAndLeakyBuckets() {
+		startAt("2030-06-10T12:00:00");
+		LimitCheck leaky = waiting(policy("1/1s leaky"), "a", 5000);
+		LimitCheck slow = waiting(policy("1/2s"), "a", 5000);
+		decide(leaky, slow);
+		StoreDecision decision = decide(leaky, slow);
+		assertThat(decision.admitted()).isTrue();
+		assertThat(decision.waitMillis()).isCloseTo(2000, within(1L));
+		LimitCheck fast = waiting(policy("1/1s"), "b", 5000);
+		LimitCheck slowLeaky = waiting(policy("1/3s leaky"), "b", 5000);
+		decide(fast, slowLeaky);
+		assertThat(decide(fast, slowLeaky).waitMillis()).isEqualTo(3000);
+	}
+
+	@Test
+	void observedLeakyBucketNeverRefusesNorQueues() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1s leaky");
+		StoreDecision first = decide(observed(policy, "a", 1));
+		assertThat(first.results().get(0).hadTokens()).isTrue();
+		StoreDecision second = decide(new LimitCheck(policy, keys().key(policy, "a"), 1, false, 5000));
+		assertThat(second.admitted()).isTrue();
+		assertThat(second.waitMillis()).isZero();
+		assertThat(second.results().get(0).hadTokens()).isFalse();
+		assertThat(result(second, 0)).isEqualTo(new BandwidthResult(0, 100, 100, 100));
+		// only the first took a slot
+		advance(Duration.ofMillis(100));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+	}
+
+	@Test
+	void aGivenBackRequestFreesItsSlotsInALeakyBucket() {
+		startAt("2030-06-10T12:00:00");
+		Policy policy = policy("10/1s leaky");
+		decide(check(policy, "a", 1));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isFalse();
+		this.store.giveBack(List.of(check(policy, "a", 1)));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		// more given back than queued: the bucket is drained, no credit
+		this.store.giveBack(List.of(check(policy, "a", 3)));
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		assertThat(result(decide(check(policy, "a", 1)), 0).millisUntilCost()).isEqualTo(100);
+	}
+
+	// the kinds together
+
+	@Test
+	void aLimitOfTheNewKindsTakesFromNoneWhenOneIsShort() {
+		startAt("2030-06-10T12:00:30");
+		Policy policy = policy("10/1m sliding, 5/1m fixed, 1/1s leaky");
+		assertThat(decide(check(policy, "a", 1)).admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			StoreDecision refused = decide(check(policy, "a", 1));
+			assertThat(refused.admitted()).isFalse();
+			assertThat(refused.results().get(0).bandwidths()).extracting(BandwidthResult::remaining)
+				.containsExactly(9L, 4L, 0L);
+		}
+		advance(Duration.ofSeconds(1));
+		StoreDecision next = decide(check(policy, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(next.results().get(0).bandwidths()).extracting(BandwidthResult::remaining)
+			.containsExactly(8L, 3L, 0L);
+	}
+
+	@Test
+	void inspectionReadsTheNewKindsWithoutTakingAnything() {
+		startAt("2030-06-10T12:00:30");
+		Policy limit = policy("3/1m fixed, 10/1m sliding, 10/1s leaky");
+		assertThat(decide(check(limit, "a", 1)).admitted()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			List<CheckResult> read = this.store.inspect(List.of(inspect(limit, "a"), inspect(limit, "unused")));
+			assertThat(read.get(0).bandwidths()).containsExactly(new BandwidthResult(2, 0, 30_000, 0),
+					new BandwidthResult(9, 0, 90_000, 0), new BandwidthResult(0, 100, 100, 100));
+			assertThat(read.get(0).hadTokens()).isFalse();
+			assertThat(read.get(1).bandwidths()).containsExactly(new BandwidthResult(3, 0, 0, 0),
+					new BandwidthResult(10, 0, 0, 0), new BandwidthResult(1, 0, 0, 0));
+			assertThat(read.get(1).hadTokens()).isTrue();
+		}
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		advance(Duration.ofMillis(100));
+		StoreDecision next = decide(check(limit, "a", 1));
+		assertThat(next.admitted()).isTrue();
+		assertThat(next.results().get(0).bandwidths()).extracting(BandwidthResult::remaining)
+			.containsExactly(1L, 8L, 0L);
+	}
+
+	@Test
+	void aResetWindowOrLeakyBucketStartsEmpty() {
+		startAt("2030-06-10T12:00:30");
+		Policy limit = policy("2/1m fixed, 2/1m sliding, 2/1s leaky");
+		decide(check(limit, "a", 2));
+		assertThat(decide(check(limit, "a", 1)).admitted()).isFalse();
+		this.store.reset(List.of(inspect(limit, "a")));
+		StoreDecision after = decide(check(limit, "a", 2));
+		assertThat(after.admitted()).isTrue();
 	}
 
 	// helpers

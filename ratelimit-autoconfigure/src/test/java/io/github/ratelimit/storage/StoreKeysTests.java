@@ -3,6 +3,7 @@ package io.github.ratelimit.storage;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -72,6 +73,25 @@ class StoreKeysTests {
 		assertThat(keys.key(moreTokens, "alice")).isEqualTo(keys.key(before, "alice"));
 		assertThat(keys.key(otherWindow, "alice")).isNotEqualTo(keys.key(before, "alice"));
 		assertThat(StoreKeys.limitFingerprint(moreTokens)).isNotEqualTo(StoreKeys.limitFingerprint(before));
+	}
+
+	@Test
+	void eachKindOfWindowHasBucketsOfItsOwnAndALeakyBucketsRateShapesIt() {
+		Policy fixed = new Policy("free", Dimension.USER, "default", LimitParser.parse("10/1m fixed"));
+		Policy sliding = new Policy("free", Dimension.USER, "default", LimitParser.parse("10/1m sliding"));
+		Policy leaky = new Policy("free", Dimension.USER, "default", LimitParser.parse("10/1m leaky"));
+		Policy concurrent = new Policy("free", Dimension.USER, "default", LimitParser.parse("10 concurrent"));
+		assertThat(List.of(fixed, sliding, leaky, concurrent)).extracting((policy) -> KEYS.key(policy, "alice"))
+			.doesNotHaveDuplicates();
+		// a window's count is counted in requests: other amounts keep it
+		assertThat(KEYS.key(new Policy("free", Dimension.USER, "default", LimitParser.parse("20/1m sliding")), "alice"))
+			.isEqualTo(KEYS.key(sliding, "alice"));
+		assertThat(KEYS.key(new Policy("free", Dimension.USER, "default", LimitParser.parse("20/1m fixed")), "alice"))
+			.isEqualTo(KEYS.key(fixed, "alice"));
+		assertThat(KEYS.key(new Policy("free", Dimension.USER, "default", LimitParser.parse("10/1h fixed")), "alice"))
+			.isNotEqualTo(KEYS.key(fixed, "alice"));
+		assertThat(KEYS.key(new Policy("free", Dimension.USER, "default", LimitParser.parse("20/1m leaky")), "alice"))
+			.isNotEqualTo(KEYS.key(leaky, "alice"));
 	}
 
 	@Test

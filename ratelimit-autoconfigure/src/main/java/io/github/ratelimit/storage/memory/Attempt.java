@@ -3,7 +3,10 @@ package io.github.ratelimit.storage.memory;
 import java.util.concurrent.TimeUnit;
 
 import io.github.bucket4j.UninterruptibleBlockingStrategy;
+import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.policy.LeakyBucket;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.storage.LimitCheck;
 
 /**
@@ -16,13 +19,18 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 
 	private static final long[] NO_QUOTAS = {};
 
+	private static final SlidingWindow.Counts[] NO_COUNTS = {};
+
+	private static final LeakyBucket.Backlog[] NO_BACKLOGS = {};
+
 	final LimitCheck check;
 
 	final Entry entry;
 
 	/**
 	 * Per item of the limit, before this attempt: tokens (negative while a bucket is in
-	 * debt for waiting requests), requests left in the quota's period, free permits.
+	 * debt for waiting requests), requests left in the quota's period or the window,
+	 * whether a leaky bucket's slot is due (1 or 0), free permits.
 	 */
 	final long[] found;
 
@@ -31,6 +39,18 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 	 * no quota.
 	 */
 	final long[] periodEnds;
+
+	/**
+	 * Per item: a sliding window's counts as found, moved to now; empty when the limit
+	 * has no counters.
+	 */
+	final SlidingWindow.@Nullable Counts[] counts;
+
+	/**
+	 * Per item: a leaky bucket's backlog as found, drained to now; empty when the limit
+	 * has no counters.
+	 */
+	final LeakyBucket.@Nullable Backlog[] backlogs;
 
 	/**
 	 * Whether every item had the check's share, token buckets within the check's wait.
@@ -49,11 +69,19 @@ final class Attempt implements UninterruptibleBlockingStrategy {
 		int items = entry.layout.bandwidths().size();
 		this.found = new long[items];
 		this.periodEnds = (entry.layout.quotas() > 0) ? new long[items] : NO_QUOTAS;
+		boolean counters = entry.layout.counters() > 0;
+		this.counts = counters ? new SlidingWindow.Counts[items] : NO_COUNTS;
+		this.backlogs = counters ? new LeakyBucket.Backlog[items] : NO_BACKLOGS;
 	}
 
 	/** The most a refill may be waited for: only enforced checks wait. */
 	long maxWaitNanos() {
-		return this.check.enforced() ? TimeUnit.MILLISECONDS.toNanos(this.check.maxWaitMillis()) : 0;
+		return TimeUnit.MILLISECONDS.toNanos(maxWaitMillis());
+	}
+
+	/** The most a refill or a slot may be waited for: only enforced checks wait. */
+	long maxWaitMillis() {
+		return this.check.enforced() ? this.check.maxWaitMillis() : 0;
 	}
 
 	/** Whether the attempt holds one of its entry's permits. */

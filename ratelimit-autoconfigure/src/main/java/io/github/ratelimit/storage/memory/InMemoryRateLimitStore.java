@@ -35,16 +35,20 @@ import io.github.ratelimit.storage.StoreDecision;
  * the identified bound logs a warning when it evicts, since that should not happen to a
  * bound sized for the application's callers.
  * <p>
- * Calendar quotas count per period of the store's wall clock, and an entry with a count
- * lives until its period ends. Concurrency permits are counted in their entry; an entry
- * that holds permits never expires and the size bound passes it over, so a map may exceed
- * its bound by the keys with requests in flight.
+ * Calendar quotas and fixed windows count per window of the store's wall clock, and an
+ * entry with a count lives until its window ends. Sliding windows and leaky buckets
+ * follow the arithmetic every store shares ({@code SlidingWindow.Counts},
+ * {@code LeakyBucket.Backlog}) on the same clock; an entry lives until its counts have
+ * slid out of the window and its backlog has drained. Concurrency permits are counted in
+ * their entry; an entry that holds permits never expires and the size bound passes it
+ * over, so a map may exceed its bound by the keys with requests in flight.
  * <p>
  * Several checks are decided by taking tokens bucket by bucket and giving them back when
  * an enforced bucket refused: a rejected request drains nothing. Between the take and the
  * give-back a concurrent request may see the lower count and be rejected; that errs on
  * the safe side. A request that may wait reserves its tokens at once (the bucket goes
- * into debt) and is told how long to wait.
+ * into debt) and is told how long to wait; so does one that may wait for a leaky bucket's
+ * slot (it queues its slots at once).
  */
 public final class InMemoryRateLimitStore implements RateLimitStore {
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreKeys;
@@ -131,6 +132,69 @@ class InMemoryEntryLifecycleTests {
 	void entryWithAnUnusedQuotaIsForgottenAtOnce() {
 		Policy policy = policy("1/day");
 		decide(new LimitCheck(policy, KEYS.key(policy, "a"), 2, false));
+		sweep();
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
+	void entryWithAFixedWindowCountLivesUntilTheWindowEnds() {
+		Policy policy = policy("1/1h fixed");
+		decide(check(policy, "a"));
+		this.clock.advance(Duration.ofHours(1).minusMillis(1));
+		this.store.cleanUp();
+		assertThat(this.store.size()).isOne();
+		assertThat(decide(check(policy, "a")).admitted()).isFalse();
+		sweep();
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
+	void entryWithASlidingWindowCountLivesUntilTheCountHasSlidOut() {
+		Policy policy = policy("10/1m sliding");
+		decide(new LimitCheck(policy, KEYS.key(policy, "a"), 10, true));
+		// at 12:01:59 the window of 12:00 still weighs 1/60
+		this.clock.advance(Duration.ofSeconds(119));
+		this.store.cleanUp();
+		assertThat(this.store.size()).isOne();
+		List<CheckResult> read = this.store.inspect(List.of(check(policy, "a")));
+		assertThat(read.get(0).bandwidths().get(0).remaining()).isEqualTo(9);
+		sweep();
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
+	void entryWithASlidingWindowCountOfThePreviousWindowOnlyLivesUntilThatHasSlidOut() {
+		Policy policy = policy("10/1m sliding");
+		LimitCheck check = check(policy, "a");
+		this.clock.advance(Duration.ofSeconds(59));
+		decide(new LimitCheck(policy, KEYS.key(policy, "a"), 10, true));
+		// 12:01:30: the window of 12:00 weighs half; a request counted now and given back
+		// leaves the current window empty
+		this.clock.advance(Duration.ofSeconds(31));
+		assertThat(decide(check).results().get(0).bandwidths().get(0).remaining()).isEqualTo(4);
+		this.store.giveBack(List.of(check));
+		this.clock.advance(Duration.ofSeconds(29));
+		this.store.cleanUp();
+		assertThat(this.store.inspect(List.of(check)).get(0).bandwidths().get(0).remaining()).isEqualTo(9);
+		// gone once the window of 12:00 has slid out, not a window later
+		sweep();
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
+	void entryWithALeakyBacklogLivesUntilItDrains() {
+		Policy policy = policy("1/1s leaky");
+		LimitCheck waiting = new LimitCheck(policy, KEYS.key(policy, "a"), 1, true, 5000);
+		for (int i = 0; i < 4; i++) {
+			decide(waiting);
+		}
+		// four slots queued: drained after 4 s
+		this.clock.advance(Duration.ofSeconds(2));
+		this.store.cleanUp();
+		assertThat(decide(waiting).waitMillis()).isEqualTo(2000);
+		this.clock.advance(Duration.ofMillis(2999));
+		this.store.cleanUp();
+		assertThat(this.store.size()).isOne();
 		sweep();
 		assertThat(this.store.size()).isZero();
 	}
