@@ -78,6 +78,7 @@ abstract class LimitKindsBehaviourTests {
 				properties.put(prefix + "tier", tier.getKey());
 			}
 		}
+		properties.put("ratelimit.status.enabled", "true");
 		// requests to /api/burst wait for a slot up to 5 s: a queue of 0, 2 and 4 s
 		properties.put("ratelimit.groups.burst.max-wait", "5s");
 		this.properties = properties;
@@ -178,6 +179,49 @@ abstract class LimitKindsBehaviourTests {
 			.isGreaterThanOrEqualTo(QUEUE_SLOT_MILLIS - 500);
 		assertThat(waits.get(2)).as("the third waited for its slot: %s", waits)
 			.isGreaterThanOrEqualTo(2 * QUEUE_SLOT_MILLIS - 500);
+	}
+
+	@Test
+	void statusEndpointReportsEachKindAsTheStoreHoldsIt() {
+		awaitClearOfHourBoundary();
+		for (String tier : List.of("fixed", "sliding", "leaky")) {
+			assertThat(get(app(), "/api/hello", tier + "-2").status()).isEqualTo(200);
+		}
+		Instant now = Instant.now();
+		Instant windowStart = Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), HOUR_MILLIS) * HOUR_MILLIS);
+		JsonNode fixed = budget("fixed-2", "fixed-user-default");
+		assertThat(fixed.get("kind").asString()).isEqualTo("fixed_window");
+		assertThat(fixed.get("limit").asString()).isEqualTo("5/1h fixed");
+		assertThat(fixed.get("remaining").asLong()).isEqualTo(4);
+		assertThat(fixed.get("window").asLong()).isEqualTo(3600);
+		assertThat(Instant.parse(fixed.get("period").get("start").asString())).isEqualTo(windowStart);
+		assertThat(Instant.parse(fixed.get("reset_at").asString())).as("whole again at the window's end")
+			.isEqualTo(windowStart.plusMillis(HOUR_MILLIS));
+		JsonNode sliding = budget("sliding-2", "sliding-user-default");
+		assertThat(sliding.get("kind").asString()).isEqualTo("sliding_window");
+		assertThat(sliding.get("limit").asString()).isEqualTo("5/1h sliding");
+		assertThat(sliding.get("remaining").asLong()).isEqualTo(4);
+		assertThat(sliding.has("period")).isFalse();
+		JsonNode leaky = budget("leaky-2", "leaky-user-default");
+		assertThat(leaky.get("kind").asString()).isEqualTo("leaky_bucket");
+		assertThat(leaky.get("limit").asString()).isEqualTo("1/1h leaky");
+		assertThat(leaky.get("remaining").asLong()).as("the next slot is taken").isZero();
+		assertThat(leaky.get("reset").asLong()).as("the slot taken drains in an hour").isBetween(3590L, 3600L);
+	}
+
+	/**
+	 * The status endpoint's budget of {@code name}, as the caller with {@code key} reads
+	 * it.
+	 */
+	private JsonNode budget(String key, String name) {
+		Reply status = get(app(), "/ratelimit", key);
+		assertThat(status.status()).as("%s", status).isEqualTo(200);
+		for (JsonNode budget : status.json().get("groups").get("default").get("policies")) {
+			if (budget.get("name").asString().equals(name)) {
+				return budget;
+			}
+		}
+		throw new AssertionError("no budget " + name + ": " + status);
 	}
 
 	@Test
