@@ -8,17 +8,21 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.FixedWindow;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.policy.WarnAt;
 
 /**
@@ -206,9 +210,9 @@ final class PolicyMapper {
 	}
 
 	/**
-	 * What in the configuration only the script strategy can decide (a calendar quota, a
-	 * concurrency cap, a max-wait), described with its property; {@code null} when token
-	 * buckets are all there is.
+	 * What in the configuration only the script strategy can decide (a fixed or sliding
+	 * window, a leaky bucket, a calendar quota, a concurrency cap, a max-wait), described
+	 * with its property; {@code null} when token buckets are all there is.
 	 */
 	static @Nullable String needsScript(RateLimitProperties properties) {
 		for (Map.Entry<String, RateLimitProperties.Group> group : properties.getGroups().entrySet()) {
@@ -219,6 +223,10 @@ final class PolicyMapper {
 				return "ratelimit.groups." + group.getKey() + ".max-wait";
 			}
 		}
+		String configured = notTokenBucket(properties);
+		if (configured != null) {
+			return configured;
+		}
 		PolicyTable table = policyTable(properties);
 		for (String group : table.groups()) {
 			for (Policy policy : table.policiesOfGroup(group)) {
@@ -228,6 +236,52 @@ final class PolicyMapper {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The first configured limit with an item other than a token bucket, as its property,
+	 * value and kind ({@code ratelimit.tiers.free.ip.default (100/1m fixed) is a fixed
+	 * window}); {@code null} when there is none.
+	 */
+	private static @Nullable String notTokenBucket(RateLimitProperties properties) {
+		Map<String, Limit> limits = new LinkedHashMap<>();
+		properties.getTiers().forEach((tier, limitsOfTier) -> {
+			String prefix = "ratelimit.tiers." + tier + ".";
+			limitsOfTier.getUser().forEach((group, limit) -> limits.put(prefix + "user." + group, limit));
+			limitsOfTier.getOrg().forEach((group, limit) -> limits.put(prefix + "org." + group, limit));
+			limitsOfTier.getToken().forEach((group, limit) -> limits.put(prefix + "token." + group, limit));
+			limitsOfTier.getIp().forEach((group, limit) -> limits.put(prefix + "ip." + group, limit));
+			limitsOfTier.getQuota().forEach((dimension, limit) -> limits.put(prefix + "quota." + dimension, limit));
+		});
+		properties.getIp().forEach((group, limit) -> limits.put("ratelimit.ip." + group, limit));
+		for (Map.Entry<String, Limit> entry : limits.entrySet()) {
+			for (Bandwidth item : entry.getValue().bandwidths()) {
+				String kind = kindName(item);
+				if (kind != null) {
+					return entry.getKey() + " (" + entry.getValue().spec() + ") is " + kind + ", which";
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * What an item only the script decides is, in words; {@code null} for a token bucket.
+	 */
+	private static @Nullable String kindName(Bandwidth item) {
+		if (item instanceof FixedWindow) {
+			return "a fixed window";
+		}
+		if (item instanceof SlidingWindow) {
+			return "a sliding window";
+		}
+		if (item instanceof LeakyBucket) {
+			return "a leaky bucket";
+		}
+		if (item instanceof CalendarQuota) {
+			return "a calendar quota";
+		}
+		return (item instanceof ConcurrencyLimit) ? "a concurrency cap" : null;
 	}
 
 	/** The share of a soft limit; {@code null} when unset. */

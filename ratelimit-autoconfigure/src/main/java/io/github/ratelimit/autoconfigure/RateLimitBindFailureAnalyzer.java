@@ -73,6 +73,9 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 					: target.resolve();
 			String example = (invalid != null && type != null) ? example(property.getName().toString(), type) : null;
 			if (example != null) {
+				if (type == Limit.class || type == OptionalLimit.class) {
+					example = example + ". " + LimitConverter.KINDS;
+				}
 				return invalidValue(property, invalid, cause, example);
 			}
 		}

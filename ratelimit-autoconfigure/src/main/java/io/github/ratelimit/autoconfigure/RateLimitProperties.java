@@ -66,13 +66,17 @@ public class RateLimitProperties {
 	/**
 	 * Limits by tier: per dimension (user, org, token, ip) limit strings by endpoint
 	 * group ("default" for any other group), tier-wide quotas, and the tier's mode and
-	 * soft limit.
+	 * soft limit. A limit string's items are of six kinds: token bucket "100/1m" (or
+	 * "100/1m burst 150"), fixed window "100/1m fixed", sliding window "100/1m sliding",
+	 * leaky bucket "10/1s leaky", calendar quota "10000/month" and "2 concurrent"; "0"
+	 * blocks.
 	 */
 	private Map<String, Tier> tiers = new LinkedHashMap<>();
 
 	/**
 	 * Per-IP backstop that applies to every tier, by endpoint group ("default" for any
-	 * other group).
+	 * other group): limit strings such as "2000/1m", "2000/1m fixed", "2000/1m sliding"
+	 * or "50/1s leaky".
 	 */
 	private Map<String, Limit> ip = new LinkedHashMap<>();
 
@@ -339,8 +343,9 @@ public class RateLimitProperties {
 
 		/**
 		 * Limits per verified user, by endpoint group ("default" for any other group).
-		 * Values are limit strings such as "50/1m, 500/1h", "100/1m burst 150",
-		 * "10000/month", "2 concurrent", or "0" to block.
+		 * Values are limit strings such as "50/1m, 500/1h", "100/1m burst 150", "100/1m
+		 * fixed", "100/1m sliding", "10/1s leaky", "10000/month", "2 concurrent", or "0"
+		 * to block.
 		 */
 		private Map<String, Limit> user = new LinkedHashMap<>();
 

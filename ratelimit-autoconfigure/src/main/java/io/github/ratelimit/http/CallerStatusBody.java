@@ -30,9 +30,12 @@ import io.github.ratelimit.policy.CalendarQuota;
  * </pre>
  *
  * Every member is always there but those of one kind of limit: {@code burst} for a token
- * bucket that may hold more than its quota, {@code period} for a calendar quota,
- * {@code in_use} for a concurrency cap (which has no {@code window}, {@code reset} or
- * {@code reset_at}). A token is never shown, not even its hash.
+ * bucket that may hold more than its quota, {@code period} for a calendar quota (and the
+ * current window of a fixed window), {@code in_use} for a concurrency cap (which has no
+ * {@code window}, {@code reset} or {@code reset_at}). {@code kind} is {@code rate} (token
+ * bucket), {@code quota}, {@code concurrency}, {@code fixed_window},
+ * {@code sliding_window} or {@code leaky_bucket}. A token is never shown, not even its
+ * hash.
  */
 public final class CallerStatusBody {
 

@@ -13,7 +13,11 @@ import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.FixedWindow;
+import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Policy;
+import io.github.ratelimit.policy.SlidingWindow;
+import io.github.ratelimit.policy.WindowQuota;
 
 /**
  * The default {@link RejectionBodyWriter}: an RFC 9457 {@code application/problem+json}
@@ -32,7 +36,11 @@ import io.github.ratelimit.policy.Policy;
  * {@code type} and {@code violated-policies} are the IETF draft's registered problem type
  * and member. A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a
  * store that cannot decide under {@code failure-mode: closed}, 503 with
- * {@code rate_limiter_unavailable}.
+ * {@code rate_limiter_unavailable}. The {@code code} and {@code detail} of a 429 say what
+ * kind of limit refused: {@code rate_limit_exceeded} (token bucket),
+ * {@code quota_exceeded} (calendar quota), {@code fixed_window_limit_exceeded},
+ * {@code sliding_window_limit_exceeded}, {@code steady_rate_exceeded} (leaky bucket) or
+ * {@code concurrency_limit_exceeded}.
  * <p>
  * The detail names a user or an organisation (verified names) or the client address,
  * shortened to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key",
@@ -85,7 +93,8 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		Bandwidth kind = binding.bandwidth();
 		StringBuilder detail = new StringBuilder(96).append(exceeded(kind));
 		appendScope(detail.append(' '), binding);
-		appendRetryAfter(detail.append(". "), retryAfter);
+		appendHowItFrees(detail.append(". "), kind);
+		appendRetryAfter(detail, retryAfter);
 		return new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
 			.string("title", status.reasonPhrase())
 			.number("status", status.code())
@@ -113,7 +122,35 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 				case MONTH -> "Monthly quota exceeded";
 			};
 		}
+		if (kind instanceof FixedWindow window) {
+			return "Limit of " + window.quota() + " requests per " + window.label() + " window exceeded";
+		}
+		if (kind instanceof SlidingWindow window) {
+			return "Limit of " + window.quota() + " requests in any sliding " + window.label() + " window exceeded";
+		}
+		if (kind instanceof LeakyBucket leaky) {
+			return "Steady rate of " + leaky.rate() + " requests per " + leaky.label() + " exceeded";
+		}
 		return (kind instanceof ConcurrencyLimit) ? "Too many concurrent requests" : "Request rate exceeded";
+	}
+
+	/**
+	 * How the binding limit frees requests, where it differs from a token bucket's or a
+	 * quota's (whose detail stays as it always was): what the client may send after
+	 * waiting.
+	 */
+	private static void appendHowItFrees(StringBuilder detail, Bandwidth kind) {
+		if (kind instanceof FixedWindow window) {
+			detail.append("All ").append(window.quota()).append(" are back when the window ends. ");
+		}
+		else if (kind instanceof SlidingWindow) {
+			detail.append("Requests free up gradually as earlier ones leave the window. ");
+		}
+		else if (kind instanceof LeakyBucket leaky) {
+			detail.append("Requests are let through one at a time, one every ")
+				.append(duration(leaky.slotMillis()))
+				.append(": space them out rather than send a burst. ");
+		}
 	}
 
 	/**
@@ -123,6 +160,15 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	private static String code(Bandwidth kind) {
 		if (kind instanceof CalendarQuota) {
 			return "quota_exceeded";
+		}
+		if (kind instanceof FixedWindow) {
+			return "fixed_window_limit_exceeded";
+		}
+		if (kind instanceof SlidingWindow) {
+			return "sliding_window_limit_exceeded";
+		}
+		if (kind instanceof LeakyBucket) {
+			return "steady_rate_exceeded";
 		}
 		return (kind instanceof ConcurrencyLimit) ? "concurrency_limit_exceeded" : "rate_limit_exceeded";
 	}
@@ -220,6 +266,20 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		}
 	}
 
+	/** A duration as a limit string writes it: {@code 100ms}, {@code 6s}, {@code 1h}. */
+	private static String duration(long millis) {
+		if (millis % 86_400_000 == 0) {
+			return (millis / 86_400_000) + "d";
+		}
+		if (millis % 3_600_000 == 0) {
+			return (millis / 3_600_000) + "h";
+		}
+		if (millis % 60_000 == 0) {
+			return (millis / 60_000) + "m";
+		}
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
+	}
+
 	private static void appendRetryAfter(StringBuilder detail, long seconds) {
 		detail.append("Retry after ").append(seconds).append((seconds == 1) ? " second." : " seconds.");
 	}
@@ -233,12 +293,12 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	}
 
 	/**
-	 * As {@link #resetAt(Instant, long)}, but a calendar quota resets at its period's
-	 * boundary, which the rounding up of {@code retry_after} and then of the moment would
-	 * pass by up to two seconds.
+	 * As {@link #resetAt(Instant, long)}, but a calendar quota or a fixed window resets
+	 * at its boundary, which the rounding up of {@code retry_after} and then of the
+	 * moment would pass by up to two seconds.
 	 */
 	private static String resetAt(Instant decidedAt, long retryAfterSeconds, @Nullable PolicyState binding) {
-		if (binding != null && binding.violated() && binding.bandwidth() instanceof CalendarQuota quota) {
+		if (binding != null && binding.violated() && binding.bandwidth() instanceof WindowQuota quota) {
 			long decided = decidedAt.toEpochMilli();
 			long boundary = quota.window(decided).end();
 			// the store's clock (Redis TIME) may differ slightly: use the boundary its

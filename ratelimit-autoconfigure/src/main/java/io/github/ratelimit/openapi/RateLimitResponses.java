@@ -73,7 +73,8 @@ final class RateLimitResponses {
 	/** A 429: every rate-limit header, {@code Retry-After} and the body. */
 	ApiResponse tooManyRequests() {
 		ApiResponse response = refusal("Too Many Requests: a limit of this operation ran out (code "
-				+ "rate_limit_exceeded, quota_exceeded or concurrency_limit_exceeded). Retry after Retry-After seconds.");
+				+ "rate_limit_exceeded, quota_exceeded, fixed_window_limit_exceeded, sliding_window_limit_exceeded, "
+				+ "steady_rate_exceeded or concurrency_limit_exceeded). Retry after Retry-After seconds.");
 		limitHeaders().forEach(response::addHeaderObject);
 		return response.addHeaderObject(RateLimitHeaders.RETRY_AFTER, retryAfter());
 	}
@@ -173,8 +174,9 @@ final class RateLimitResponses {
 		violated.setItems(typed("string"));
 		properties.put("violated-policies", violated);
 		Schema<Object> code = typed("string", "What kind of refusal");
-		code.setEnum(List.of("rate_limit_exceeded", "quota_exceeded", "concurrency_limit_exceeded", "tier_not_allowed",
-				"access_denied", "banned", "rate_limiter_unavailable"));
+		code.setEnum(List.of("rate_limit_exceeded", "quota_exceeded", "fixed_window_limit_exceeded",
+				"sliding_window_limit_exceeded", "steady_rate_exceeded", "concurrency_limit_exceeded",
+				"tier_not_allowed", "access_denied", "banned", "rate_limiter_unavailable"));
 		properties.put("code", code);
 		properties.put("scope", typed("string", "Whose budget ran out: org, user, token or ip"));
 		properties.put("group", typed("string", "The endpoint group"));

@@ -19,6 +19,9 @@ import io.github.ratelimit.policy.CalendarPeriod;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.FixedWindow;
+import io.github.ratelimit.policy.LeakyBucket;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.policy.TokenBucket;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +68,40 @@ class CallerStatusBodyTests {
 		assertThat(concurrency.get("in_use").asLong()).isEqualTo(1);
 		assertThat(concurrency.has("window")).isFalse();
 		assertThat(concurrency.has("reset")).isFalse();
+	}
+
+	@Test
+	void windowsAndLeakyBucketsSayTheirKindAndAFixedWindowItsWindow() {
+		FixedWindow fixed = new FixedWindow(100, Duration.ofMinutes(1), "1m");
+		CalendarQuota.Window window = fixed.window(READ_AT.toEpochMilli());
+		GroupStanding group = new GroupStanding(1, false,
+				List.of(new Budget("premium-user-default", Dimension.USER, fixed, 40,
+						window.end() - READ_AT.toEpochMilli(), window),
+						new Budget("premium-org-default", Dimension.ORG,
+								new SlidingWindow(1000, Duration.ofHours(1), "1h"), 990, 3_000_000, null),
+						new Budget("anonymous-ip-default", Dimension.IP,
+								new LeakyBucket(10, Duration.ofSeconds(1), "1s"), 0, 100, null)));
+		JsonNode policies = read(new CallerStanding(new Identity("alice", "acme", null, "203.0.113.7", "premium", true),
+				READ_AT, Map.of("default", group)))
+			.get("groups")
+			.get("default")
+			.get("policies");
+		JsonNode fixedBudget = policies.get(0);
+		assertThat(fixedBudget.get("kind").asString()).isEqualTo("fixed_window");
+		assertThat(fixedBudget.get("limit").asString()).isEqualTo("100/1m fixed");
+		assertThat(fixedBudget.get("window").asLong()).isEqualTo(60);
+		assertThat(fixedBudget.get("reset_at").asString()).isEqualTo("2026-05-14T10:16:00Z");
+		assertThat(fixedBudget.get("period").get("start").asString()).isEqualTo("2026-05-14T10:15:00Z");
+		assertThat(fixedBudget.get("period").get("end").asString()).isEqualTo("2026-05-14T10:16:00Z");
+		JsonNode sliding = policies.get(1);
+		assertThat(sliding.get("kind").asString()).isEqualTo("sliding_window");
+		assertThat(sliding.get("limit").asString()).isEqualTo("1000/1h sliding");
+		assertThat(sliding.has("period")).isFalse();
+		JsonNode leaky = policies.get(2);
+		assertThat(leaky.get("kind").asString()).isEqualTo("leaky_bucket");
+		assertThat(leaky.get("limit").asString()).isEqualTo("10/1s leaky");
+		assertThat(leaky.has("burst")).isFalse();
+		assertThat(leaky.get("window").asLong()).isOne();
 	}
 
 	@Test

@@ -92,6 +92,22 @@ class OperationLimitsTests {
 	}
 
 	@Test
+	void windowsAndLeakyBucketsAreDescribedByTheirKindAndACostAboveTheRateIsForbidden() {
+		PolicyTable kinds = PolicyTable.build(
+				Map.of("partner",
+						Map.of("org", Map.of("default", "1000/1m fixed"), "user",
+								Map.of("default", "100/1m sliding, 5/1s leaky"))),
+				Map.of(), Set.of(), new PolicyOptions(ZoneOffset.UTC, Mode.ENFORCE, 0, Map.of(), Map.of()));
+		OperationLimits limits = OperationLimits.of(Classification.of("default", 1), kinds);
+		assertThat(limits.tiers()).containsEntry("partner",
+				Map.of("org", List.of("1000/1m fixed"), "user", List.of("100/1m sliding, 5/1s leaky")));
+		assertThat(limits.rejects()).isTrue();
+		assertThat(limits.forbids()).isFalse();
+		// a request takes one slot per token: more than a period's slots never pass
+		assertThat(OperationLimits.of(Classification.of("default", 6), kinds).forbids()).isTrue();
+	}
+
+	@Test
 	void groupInObserveModeNeverRefusesNorShowsHeaders() {
 		PolicyTable observed = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "60/1m"))),
 				Map.of("default", "600/1m"), Set.of("search"),

@@ -8,6 +8,9 @@ import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.FixedWindow;
+import io.github.ratelimit.policy.LeakyBucket;
+import io.github.ratelimit.policy.SlidingWindow;
 import io.github.ratelimit.policy.TokenBucket;
 
 /**
@@ -21,22 +24,35 @@ import io.github.ratelimit.policy.TokenBucket;
  * @param bandwidth the bandwidth: its kind, quota and window
  * @param remaining what is left (free permits for a concurrency cap); never below 0
  * @param resetMillis how long until the budget is whole again: a token bucket full, a
- * quota's period over (0 while unused); 0 for a concurrency cap
- * @param period the current period of a calendar quota, {@code null} for other kinds
+ * quota's period or a fixed window over (0 while unused), nothing counted in a sliding
+ * window, no request queued in a leaky bucket; 0 for a concurrency cap
+ * @param period the current period of a calendar quota or window of a fixed window,
+ * {@code null} for other kinds
  */
 public record Budget(String name, Dimension scope, Bandwidth bandwidth, long remaining, long resetMillis,
 		CalendarQuota.@Nullable Window period) {
 
 	/** What kind of limit it is, as the status names it. */
 	public Kind kind() {
-		if (this.bandwidth instanceof CalendarQuota) {
+		Bandwidth item = this.bandwidth;
+		if (item instanceof CalendarQuota) {
 			return Kind.QUOTA;
 		}
-		return (this.bandwidth instanceof ConcurrencyLimit) ? Kind.CONCURRENCY : Kind.RATE;
+		if (item instanceof FixedWindow) {
+			return Kind.FIXED_WINDOW;
+		}
+		if (item instanceof SlidingWindow) {
+			return Kind.SLIDING_WINDOW;
+		}
+		if (item instanceof LeakyBucket) {
+			return Kind.LEAKY_BUCKET;
+		}
+		return (item instanceof ConcurrencyLimit) ? Kind.CONCURRENCY : Kind.RATE;
 	}
 
 	/**
 	 * The bandwidth as a limit string ({@code 100/1m}, {@code 100/1m burst 150},
+	 * {@code 100/1m fixed}, {@code 100/1m sliding}, {@code 10/1s leaky},
 	 * {@code 10000/month}, {@code 2 concurrent}).
 	 */
 	public String limit() {
@@ -45,7 +61,12 @@ public record Budget(String name, Dimension scope, Bandwidth bandwidth, long rem
 			return concurrency.permits() + " concurrent";
 		}
 		String limit = item.quota() + "/" + item.label();
-		return (item.capacity() != item.quota()) ? limit + " burst " + item.capacity() : limit;
+		return switch (kind()) {
+			case FIXED_WINDOW -> limit + " fixed";
+			case SLIDING_WINDOW -> limit + " sliding";
+			case LEAKY_BUCKET -> limit + " leaky";
+			default -> (item.capacity() != item.quota()) ? limit + " burst " + item.capacity() : limit;
+		};
 	}
 
 	/** What a window grants: the refill of a token bucket, a quota, the permits. */
@@ -100,7 +121,23 @@ public record Budget(String name, Dimension scope, Bandwidth bandwidth, long rem
 		QUOTA,
 
 		/** A cap on requests in flight ({@code 2 concurrent}). */
-		CONCURRENCY
+		CONCURRENCY,
+
+		/**
+		 * A fixed window ({@code 100/1m fixed}): all of it back at the window's end.
+		 */
+		FIXED_WINDOW,
+
+		/**
+		 * A sliding window ({@code 100/1m sliding}): requests free up as earlier ones
+		 * leave the window.
+		 */
+		SLIDING_WINDOW,
+
+		/**
+		 * A smoothing leaky bucket ({@code 10/1s leaky}): one request per slot.
+		 */
+		LEAKY_BUCKET
 
 	}
 

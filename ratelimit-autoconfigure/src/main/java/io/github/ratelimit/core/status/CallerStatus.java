@@ -27,6 +27,7 @@ import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.policy.WindowQuota;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.RemoteStore;
@@ -193,7 +194,7 @@ public final class CallerStatus {
 			Bandwidth bandwidth = bandwidths.get(b);
 			BandwidthResult result = results.get(b);
 			long resetMillis = (bandwidth instanceof ConcurrencyLimit) ? 0 : Math.max(0, result.millisUntilFull());
-			CalendarQuota.Window period = (bandwidth instanceof CalendarQuota quota) ? quota.window(nowMillis) : null;
+			CalendarQuota.Window period = (bandwidth instanceof WindowQuota quota) ? quota.window(nowMillis) : null;
 			budgets.add(new Budget(policy.bandwidthName(b), policy.dimension(), bandwidth,
 					Math.max(0, result.remaining()), resetMillis, period));
 		}
