@@ -30,9 +30,11 @@ import io.github.ratelimit.policy.Policy;
  * </pre>
  *
  * {@code type} and {@code violated-policies} are the IETF draft's registered problem type
- * and member. A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a
- * store that cannot decide under {@code failure-mode: closed}, 503 with
- * {@code rate_limiter_unavailable}.
+ * and member. A refusal by a budget of the service shared by every caller has
+ * {@code scope} {@code service}, {@code code} {@code service_limit_exceeded} and a detail
+ * that says the service is busy ({@link ServiceBusyDetail}). A blocked tier answers 403
+ * with {@code code} {@code tier_not_allowed}; a store that cannot decide under
+ * {@code failure-mode: closed}, 503 with {@code rate_limiter_unavailable}.
  * <p>
  * The detail names a user or an organisation (verified names) or the client address,
  * shortened to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key",
@@ -83,15 +85,22 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		long retryAfter = Math.max(1, decision.retryAfterSeconds());
 		PolicyState binding = decision.binding();
 		Bandwidth kind = binding.bandwidth();
-		StringBuilder detail = new StringBuilder(96).append(exceeded(kind));
-		appendScope(detail.append(' '), binding);
+		// a budget of the service is spent by all callers together: the service is busy
+		boolean service = binding.dimension() == Dimension.SERVICE;
+		StringBuilder detail = new StringBuilder(96);
+		if (service) {
+			ServiceBusyDetail.append(detail, binding, decision.classification().group());
+		}
+		else {
+			appendScope(detail.append(exceeded(kind)).append(' '), binding);
+		}
 		appendRetryAfter(detail.append(". "), retryAfter);
 		return new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
 			.string("title", status.reasonPhrase())
 			.number("status", status.code())
 			.string("detail", detail.toString())
 			.strings("violated-policies", decision.violatedPolicies())
-			.string("code", code(kind))
+			.string("code", service ? ServiceBusyDetail.CODE : code(kind))
 			.string("scope", binding.dimension().key())
 			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
 			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
