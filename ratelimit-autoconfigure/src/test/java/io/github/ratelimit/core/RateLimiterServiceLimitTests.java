@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
@@ -16,11 +18,13 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.PolicyOptions;
+import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
+import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.TestRequest;
@@ -137,6 +141,35 @@ class RateLimiterServiceLimitTests {
 			.rejected(limiter.decide(TestRequest.from("192.0.2.9"), Classification.of("slow", 1)));
 		assertThat(refused.binding().dimension().key()).isEqualTo(named);
 		assertThat(refused.retryAfterSeconds()).isEqualTo(retryAfter);
+	}
+
+	@Test
+	void aRefusalByTheServiceNeverCountsTowardsABan() {
+		// three refusals within a minute ban a caller
+		PolicyTable table = PolicyTable.of(
+				Map.of("anonymous", Map.of("ip", Map.of("default", LimitParser.parse("3/1h")))), Map.of(),
+				Map.of("default", LimitParser.parse("5/1h")), Set.of(), PolicyOptions.DEFAULTS);
+		RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time), new PolicyRegistry(table),
+				List.of(), new BanRules(new BanRules.Settings(3, Duration.ofMinutes(1), Duration.ofHours(1),
+						Duration.ofDays(1), Duration.ofDays(1)), Map.of(), Map.of()),
+				this.time, Duration.ofSeconds(1));
+		RateLimiter limiter = RateLimiter.builder(identifier(), this.store).control(control).clock(this.time).build();
+		Classification request = Classification.of("default", 1);
+		for (int i = 0; i < 3; i++) {
+			assertThat(limiter.decide(TestRequest.from("203.0.113.1"), request).outcome()).isEqualTo(Outcome.ALLOWED);
+		}
+		// the caller's own limit refuses, and bans
+		for (int i = 0; i < 3; i++) {
+			assertThat(limiter.decide(TestRequest.from("203.0.113.1"), request).outcome()).isEqualTo(Outcome.REJECTED);
+		}
+		assertThat(limiter.decide(TestRequest.from("203.0.113.1"), request).outcome()).isEqualTo(Outcome.BANNED);
+		assertThat(limiter.decide(TestRequest.from("203.0.113.2"), request).outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(limiter.decide(TestRequest.from("203.0.113.3"), request).outcome()).isEqualTo(Outcome.ALLOWED);
+		// the busy service refuses as often, and bans no one
+		for (int i = 0; i < 10; i++) {
+			Decision.Rejected busy = Decisions.rejected(limiter.decide(TestRequest.from("203.0.113.4"), request));
+			assertThat(busy.binding().dimension()).isEqualTo(Dimension.SERVICE);
+		}
 	}
 
 	private Decision decide(String address, String group) {
