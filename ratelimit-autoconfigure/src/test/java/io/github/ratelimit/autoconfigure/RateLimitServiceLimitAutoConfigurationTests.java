@@ -1,9 +1,16 @@
 package io.github.ratelimit.autoconfigure;
 
+import java.util.List;
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
+import io.github.ratelimit.actuate.PolicyDescriptor;
+import io.github.ratelimit.actuate.RateLimitsEndpoint;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
@@ -12,6 +19,7 @@ import io.github.ratelimit.policy.PolicyTable;
 import static io.github.ratelimit.autoconfigure.StartFailures.assertBindFailure;
 import static io.github.ratelimit.autoconfigure.StartFailures.assertStartFailure;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The service's budgets ({@code ratelimit.service.<group>}) as configured: bound and
@@ -94,6 +102,29 @@ class RateLimitServiceLimitAutoConfigurationTests {
 			.run((context) -> assertThat(
 					assertStartFailure(context, "ratelimit.tiers.service", "service", "premium").getDescription())
 				.contains("reserved name"));
+	}
+
+	@Test
+	void theActuatorEndpointListsTheServicesBudgetsUnderEveryTier() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
+							RateLimitAutoConfiguration.class, RateLimitEndpointAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=ratelimits",
+					"ratelimit.groups.export.paths=/export/**", "ratelimit.tiers.premium.user.default=100/1m",
+					"ratelimit.service.export=1000/1m")
+			.run((context) -> {
+				Map<String, List<PolicyDescriptor>> premium = context.getBean(RateLimitsEndpoint.class)
+					.ratelimits()
+					.policies()
+					.get("premium");
+				assertThat(premium.get("export"))
+					.extracting(PolicyDescriptor::name, PolicyDescriptor::dimension, PolicyDescriptor::limit)
+					.containsExactly(tuple("premium-user-default", "user", "100/1m"),
+							tuple("service-export", "service", "1000/1m"));
+				assertThat(premium.get("default")).extracting(PolicyDescriptor::name)
+					.containsExactly("premium-user-default");
+			});
 	}
 
 }
