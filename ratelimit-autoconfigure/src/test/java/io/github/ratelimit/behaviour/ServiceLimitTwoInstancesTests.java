@@ -12,10 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * A budget of the service shared by two instances of an app on one Redis (standalone, and
- * a Cluster, where the budget's key lives in another slot than the callers' own): a burst
- * from many addresses spread over both instances gets exactly the budget, and the
- * refusals name the service on both.
+ * A budget of the service shared by two instances of an app on one Redis (standalone with
+ * either strategy, and a Cluster, where the budget's key lives in another slot than the
+ * callers' own): a burst from many addresses spread over both instances gets exactly the
+ * budget, and the refusals name the service on both.
  */
 class ServiceLimitTwoInstancesTests {
 
@@ -25,7 +25,7 @@ class ServiceLimitTwoInstancesTests {
 
 	static Stream<Arguments> stacksAndStores() {
 		return Stream.of(Arguments.of(Stack.MVC, Storage.REDIS), Arguments.of(Stack.WEBFLUX, Storage.REDIS),
-				Arguments.of(Stack.MVC, Storage.REDIS_CLUSTER));
+				Arguments.of(Stack.MVC, Storage.REDIS_CLUSTER), Arguments.of(Stack.WEBFLUX, Storage.REDIS_BUCKET4J));
 	}
 
 	@ParameterizedTest
