@@ -17,7 +17,7 @@ import io.github.ratelimit.policy.PolicyTable;
  *
  * @param name the policy's name, as headers report it
  * @param dimension what it counts by ({@code user}, {@code org}, {@code token},
- * {@code ip}, {@code account})
+ * {@code ip}, {@code account}, or {@code service} for a budget every caller shares)
  * @param limit the limit, as written
  * @param mode {@code enforce} or {@code observe}
  * @param warnAt the share of the limit that warns ({@code 80%}), left out when the policy

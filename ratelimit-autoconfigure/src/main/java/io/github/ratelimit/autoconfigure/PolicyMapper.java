@@ -51,9 +51,10 @@ final class PolicyMapper {
 		Map<String, Map<String, Map<String, Limit>>> tiers = tierLimits(properties.getTiers());
 		Set<String> groups = properties.getGroups().keySet();
 		checkGroupsOfLimits(tiers, properties.getIp(), groups);
+		Map<String, Limit> service = ServiceLimitMapper.serviceLimits(properties);
 		PolicyOptions options = policyOptions(properties);
-		checkCounts(options, tiers, properties.getIp());
-		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), groups, options);
+		checkCounts(options, tiers, properties.getIp(), service);
+		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), service, groups, options);
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}
@@ -71,7 +72,7 @@ final class PolicyMapper {
 			if (PolicyTable.isReservedTier(tier)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.tiers." + tier, tier,
 						"'" + tier + "' is a reserved name (of the per-IP backstop, of @RateLimited limits, of "
-								+ "groups' concurrency caps and of runtime overrides)",
+								+ "groups' concurrency caps, of runtime overrides and of the service's budgets)",
 						"premium");
 			}
 		}
@@ -111,9 +112,9 @@ final class PolicyMapper {
 	 * the shared default limits cannot count only some of them.
 	 */
 	static void checkCounts(PolicyOptions options, Map<String, Map<String, Map<String, Limit>>> tiers,
-			Map<String, Limit> backstop) {
+			Map<String, Limit> backstop, Map<String, Limit> service) {
 		options.groups().forEach((group, groupOptions) -> {
-			if (!groupOptions.counts().all() && !declaresLimit(tiers, backstop, group)) {
+			if (!groupOptions.counts().all() && !service.containsKey(group) && !declaresLimit(tiers, backstop, group)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
 						groupOptions.counts().spec(),
 						"only limits declared for the group count by outcome, and group '" + group + "' has none "

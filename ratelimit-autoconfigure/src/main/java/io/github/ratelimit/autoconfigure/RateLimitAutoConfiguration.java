@@ -167,9 +167,9 @@ public final class RateLimitAutoConfiguration {
 			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
-		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty()) {
-			logger.warn("Rate limiting is enabled but no limit is configured (ratelimit.tiers, ratelimit.ip): "
-					+ "every request passes unlimited");
+		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty() && properties.getService().isEmpty()) {
+			logger.warn("Rate limiting is enabled but no limit is configured (ratelimit.tiers, ratelimit.ip, "
+					+ "ratelimit.service): every request passes unlimited");
 		}
 		else {
 			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),

@@ -81,6 +81,13 @@ public class RateLimitProperties {
 	private Map<String, Limit> ip = new LinkedHashMap<>();
 
 	/**
+	 * Budgets of the service shared by every caller together, whatever their tier and
+	 * identity, by endpoint group ("default" for any other group, "all" for every request
+	 * of the API; both may apply).
+	 */
+	private Map<String, Limit> service = new LinkedHashMap<>();
+
+	/**
 	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base
 	 * path (management.endpoints.web.base-path, /actuator by default).
 	 */
@@ -182,6 +189,14 @@ public class RateLimitProperties {
 
 	public void setIp(Map<String, Limit> ip) {
 		this.ip = ip;
+	}
+
+	public Map<String, Limit> getService() {
+		return this.service;
+	}
+
+	public void setService(Map<String, Limit> service) {
+		this.service = service;
 	}
 
 	public @Nullable List<String> getExcludePaths() {

@@ -4,12 +4,14 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.policy.Dimension;
 
 /**
  * Told of the decisions the store made: a refusal counts in the {@link TopRefused top
  * refused callers}, and towards a ban where the caller's tier or group bans; a refusal
  * for spent failed logins counts for the {@link LoginProtection}, and towards a ban of
- * the address only.
+ * the address only; a refusal by a budget of the service (all callers together) never
+ * counts towards a ban.
  */
 final class RefusalRecorder {
 
@@ -47,7 +49,8 @@ final class RefusalRecorder {
 				this.control.refused(rejected.identity(), login.bans());
 			}
 		}
-		else if (this.control != null) {
+		else if (this.control != null && binding.dimension() != Dimension.SERVICE) {
+			// a busy service is no caller's fault: its refusals never count towards a ban
 			this.control.refused(rejected.identity(), rejected.identity().tier(), rejected.classification().group());
 		}
 		return decision;

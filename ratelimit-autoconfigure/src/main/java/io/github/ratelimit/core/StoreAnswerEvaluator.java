@@ -20,11 +20,12 @@ import io.github.ratelimit.storage.StoreDecision;
  * Turns the store's answer to a {@link RequestPlan}'s checks into a {@link Decision}: the
  * state of every bandwidth, the warnings of soft limits and warn mode, what observed
  * policies would have refused, and the binding state, which names the most actionable
- * reason (on a refusal, the longest wait; otherwise the bandwidth closest to exhaustion).
- * An admitted request's {@link Completion} gives back its waiting slot, permits and the
- * tokens its final status may return. When the store could not answer, or answered a
- * refusal it cannot explain, the failure mode decides, and {@link StoreFailures} records
- * it.
+ * reason (on a refusal, the longest wait, a budget of the service only when its wait in
+ * whole seconds is longer than the caller's own limits'; otherwise the bandwidth closest
+ * to exhaustion). An admitted request's {@link Completion} gives back its waiting slot,
+ * permits and the tokens its final status may return. When the store could not answer, or
+ * answered a refusal it cannot explain, the failure mode decides, and
+ * {@link StoreFailures} records it.
  */
 final class StoreAnswerEvaluator {
 
@@ -100,6 +101,8 @@ final class StoreAnswerEvaluator {
 		List<PolicyState> observed = null;
 		PolicyState binding = null;
 		long longestWait = -1;
+		PolicyState serviceBinding = null;
+		long longestServiceWait = -1;
 		boolean admitted = storeDecision.admitted();
 		for (int i = 0; i < checks.size(); i++) {
 			LimitCheck check = checks.get(i);
@@ -141,6 +144,12 @@ final class StoreAnswerEvaluator {
 						binding = state;
 					}
 				}
+				else if (violated && policy.dimension() == Dimension.SERVICE) {
+					if (resetMillis > longestServiceWait) {
+						serviceBinding = state;
+						longestServiceWait = resetMillis;
+					}
+				}
 				else if (violated && (resetMillis > longestWait || (resetMillis == longestWait
 						&& policy.dimension().ordinal() < binding.dimension().ordinal()))) {
 					// the longest wait is the most actionable reason: sooner would fail
@@ -149,6 +158,12 @@ final class StoreAnswerEvaluator {
 					longestWait = resetMillis;
 				}
 			}
+		}
+		if (serviceBinding != null && (binding == null || serviceBinding.resetSeconds() > binding.resetSeconds())) {
+			// a busy service is named only when it makes the caller wait longer, in the
+			// whole seconds Retry-After shows, than the caller's own limits: on a tie the
+			// caller's own limit is the more actionable reason
+			binding = serviceBinding;
 		}
 		if (!admitted && binding == null) {
 			// a refusal that names no short bucket cannot be explained to the caller: the

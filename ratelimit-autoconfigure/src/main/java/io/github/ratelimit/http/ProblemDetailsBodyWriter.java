@@ -40,7 +40,10 @@ import io.github.ratelimit.policy.WindowQuota;
  * kind of limit refused: {@code rate_limit_exceeded} (token bucket),
  * {@code quota_exceeded} (calendar quota), {@code fixed_window_limit_exceeded},
  * {@code sliding_window_limit_exceeded}, {@code steady_rate_exceeded} (leaky bucket) or
- * {@code concurrency_limit_exceeded}.
+ * {@code concurrency_limit_exceeded}. A refusal by a budget of the service shared by
+ * every caller has {@code scope} {@code service}, {@code code}
+ * {@code service_limit_exceeded} and a detail that says the service is busy
+ * ({@link ServiceBusyDetail}).
  * <p>
  * The detail names a user or an organisation (verified names) or the client address,
  * shortened to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key",
@@ -91,8 +94,15 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		long retryAfter = Math.max(1, decision.retryAfterSeconds());
 		PolicyState binding = decision.binding();
 		Bandwidth kind = binding.bandwidth();
-		StringBuilder detail = new StringBuilder(96).append(exceeded(kind));
-		appendScope(detail.append(' '), binding);
+		// a budget of the service is spent by all callers together: the service is busy
+		boolean service = binding.dimension() == Dimension.SERVICE;
+		StringBuilder detail = new StringBuilder(96);
+		if (service) {
+			ServiceBusyDetail.append(detail, binding, decision.classification().group());
+		}
+		else {
+			appendScope(detail.append(exceeded(kind)).append(' '), binding);
+		}
 		appendHowItFrees(detail.append(". "), kind);
 		appendRetryAfter(detail, retryAfter);
 		return new JsonWriter().string("type", QUOTA_EXCEEDED_TYPE)
@@ -100,7 +110,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.number("status", status.code())
 			.string("detail", detail.toString())
 			.strings("violated-policies", decision.violatedPolicies())
-			.string("code", code(kind))
+			.string("code", service ? ServiceBusyDetail.CODE : code(kind))
 			.string("scope", binding.dimension().key())
 			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
 			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))

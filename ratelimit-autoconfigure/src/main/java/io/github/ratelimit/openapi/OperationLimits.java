@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
@@ -17,9 +18,10 @@ import io.github.ratelimit.policy.PolicyTable;
 /**
  * The limits on the requests of one operation, read from the classification the filter
  * makes of them and the policy table it decides them with: each tier's, and those that
- * apply whatever the tier (the per-IP backstop, the handler's own limit, the group's
- * concurrency cap). What the limiter can answer follows from them: 429 when an enforced
- * limit can run out, 403 when one blocks the tier or can never hold the request's cost.
+ * apply whatever the tier (the per-IP backstop, the service's budgets shared by every
+ * caller, the handler's own limit, the group's concurrency cap). What the limiter can
+ * answer follows from them: 429 when an enforced limit can run out, 403 when one blocks
+ * the tier or can never hold the request's cost.
  */
 final class OperationLimits {
 
@@ -59,17 +61,19 @@ final class OperationLimits {
 		OperationLimits limits = new OperationLimits(group, classification.cost());
 		for (String tier : table.tiers()) {
 			for (Policy policy : table.policies(tier, group)) {
-				if (policy.isBackstop()) {
-					limits.add(limits.everyTier, PolicyScope.BACKSTOP.tierName(), policy.dimension().key(), policy);
+				if (!policy.scope().tierLimit()) {
+					// the backstop's and the service's, the same for every tier
+					limits.add(limits.everyTier, policy.tier(), policy.dimension().key(), policy);
 				}
 				else {
 					limits.add(limits.tiers, tier, policy.dimension().key(), policy);
 				}
 			}
 		}
-		// a caller of no configured tier gets the backstop alone
+		// a caller of no configured tier gets the backstop and the service's budgets
+		// alone
 		for (Policy policy : table.backstop(group)) {
-			limits.add(limits.everyTier, PolicyScope.BACKSTOP.tierName(), policy.dimension().key(), policy);
+			limits.add(limits.everyTier, policy.tier(), policy.dimension().key(), policy);
 		}
 		if (classification.inline() != null) {
 			limits.add(limits.everyTier, PolicyScope.INLINE.tierName(), USER_OR_IP,
@@ -135,8 +139,8 @@ final class OperationLimits {
 
 	/**
 	 * The limits that apply whatever the tier, by the name their policies carry
-	 * ({@code backstop}, {@code inline}, {@code group}), then by dimension key or
-	 * {@value #USER_OR_IP}.
+	 * ({@code backstop}, {@code service}, {@code inline}, {@code group}), then by
+	 * dimension key or {@value #USER_OR_IP}.
 	 */
 	Map<String, Map<String, List<String>>> everyTier() {
 		return this.everyTier;
@@ -208,6 +212,9 @@ final class OperationLimits {
 	}
 
 	private static String perName(String per) {
+		if (per.equals(Dimension.SERVICE.key())) {
+			return "all callers together";
+		}
 		return per.equals(USER_OR_IP) ? "user, else ip" : per;
 	}
 

@@ -114,7 +114,9 @@ public final class Policy {
 		this.dimension = dimension;
 		this.group = group;
 		this.limit = limit;
-		this.name = tier + "-" + dimension.key() + "-" + group;
+		// the service's budgets count one dimension only: service-export, not
+		// service-service-export
+		this.name = (scope == PolicyScope.SERVICE) ? tier + "-" + group : tier + "-" + dimension.key() + "-" + group;
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
 				: bandwidths.stream().map((bandwidth) -> this.name + "-" + bandwidth.label()).toList();
@@ -144,7 +146,7 @@ public final class Policy {
 
 	/**
 	 * The policy name, {@code <tier>-<dimension>-<group>} (for example
-	 * {@code premium-user-auth}).
+	 * {@code premium-user-auth}); a budget of the service is {@code service-<group>}.
 	 */
 	public String name() {
 		return this.name;

@@ -1,6 +1,7 @@
 package io.github.ratelimit.policy;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -16,9 +17,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Every configured limit, indexed by tier and endpoint group. For a request of tier
  * {@code T} in group {@code G}, each dimension of {@code T} contributes its limit for
- * {@code G} (or for {@code default}), and the per-IP backstop its limit for {@code G} (or
- * {@code default}). Built and validated once at startup; lookups on the request path are
- * two map reads.
+ * {@code G} (or for {@code default}), the per-IP backstop its limit for {@code G} (or
+ * {@code default}), and the service its budgets shared by every caller: the one for
+ * {@code G} (or {@code default}) and the one for {@value Policy#ALL_GROUPS} requests.
+ * Built and validated once at startup; lookups on the request path are two map reads.
  */
 public final class PolicyTable {
 
@@ -33,11 +35,13 @@ public final class PolicyTable {
 
 	/** Names that stand for a tier in policies that apply to every tier. */
 	private static final Set<String> RESERVED = Set.of(BACKSTOP, PolicyScope.INLINE.tierName(),
-			PolicyScope.GROUP.tierName(), PolicyScope.OVERRIDE.tierName());
+			PolicyScope.GROUP.tierName(), PolicyScope.OVERRIDE.tierName(), PolicyScope.SERVICE.tierName());
 
 	private final Map<String, Map<Dimension, Map<String, Policy>>> tiers;
 
 	private final Map<String, Policy> backstop;
+
+	private final Map<String, Policy> service;
 
 	private final Set<String> groups;
 
@@ -50,8 +54,10 @@ public final class PolicyTable {
 	private final PolicyOptions options;
 
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
-			Set<String> groups, Map<String, Policy[]> groupConcurrency, PolicyOptions options) {
+			Map<String, Policy> service, Set<String> groups, Map<String, Policy[]> groupConcurrency,
+			PolicyOptions options) {
 		this.tiers = tiers;
+		this.service = service;
 		this.groupConcurrency = groupConcurrency;
 		this.options = options;
 		this.backstop = backstop;
@@ -116,6 +122,25 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
 			Set<String> groups, PolicyOptions options) {
+		return of(tiers, backstop, Map.of(), groups, options);
+	}
+
+	/**
+	 * Builds the table from limits parsed already, with budgets of the service shared by
+	 * every caller, as {@link #of(Map, Map, Set, PolicyOptions)}.
+	 * @param tiers tier, then dimension key, then group (or {@code default}, or
+	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
+	 * @param backstop group (or {@code default}) to limit
+	 * @param service group (or {@code default}, or {@value Policy#ALL_GROUPS} for every
+	 * request) to the budget all callers share
+	 * @param groups the names of the configured endpoint groups
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
+	 * group unknown, or a group counts by outcome without a limit of its own
+	 */
+	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			Map<String, Limit> service, Set<String> groups, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -138,6 +163,8 @@ public final class PolicyTable {
 		});
 		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, backstop,
 				knownGroups, options);
+		Map<String, Policy> servicePolicies = policies(PolicyScope.SERVICE, PolicyScope.SERVICE.tierName(),
+				Dimension.SERVICE, service, knownGroups, options);
 		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
 		options.groups().forEach((group, groupOptions) -> {
 			if (groupOptions.concurrency() > 0) {
@@ -151,10 +178,11 @@ public final class PolicyTable {
 		// a group's count shapes only the limits declared for it
 		options.groups()
 			.forEach((group, groupOptions) -> checkArgument(
-					groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
+					groupOptions.counts().all() || servicePolicies.containsKey(group)
+							|| declaresLimit(tierPolicies, backstopPolicies, group),
 					"group '%s' counts by outcome but declares no limit of its own", group));
-		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
-				Map.copyOf(groupConcurrency), options);
+		return new PolicyTable(tierPolicies, backstopPolicies, servicePolicies,
+				Collections.unmodifiableSet(knownGroups), Map.copyOf(groupConcurrency), options);
 	}
 
 	/**
@@ -167,8 +195,8 @@ public final class PolicyTable {
 
 	/**
 	 * Whether a tier name is taken by the limits that are no tier's: the per-IP
-	 * backstop's, {@code @RateLimited} limits', groups' concurrency caps' and runtime
-	 * overrides'.
+	 * backstop's, {@code @RateLimited} limits', groups' concurrency caps', runtime
+	 * overrides' and the service's budgets.
 	 */
 	public static boolean isReservedTier(String tier) {
 		return RESERVED.contains(tier);
@@ -231,8 +259,8 @@ public final class PolicyTable {
 
 	/**
 	 * The policies for a request of {@code tier} in {@code group}, in dimension order
-	 * (org, user, token, ip) with the backstop last. A tier that is not configured gets
-	 * the backstop only.
+	 * (org, user, token, ip), then the backstop, then the service's budgets. A tier that
+	 * is not configured gets the backstop and the service's budgets only.
 	 */
 	public List<Policy> policies(String tier, String group) {
 		Map<String, List<Policy>> byGroup = this.resolved.computeIfAbsent(tier, (key) -> new ConcurrentHashMap<>());
@@ -271,7 +299,23 @@ public final class PolicyTable {
 		if (backstopPolicy != null) {
 			policies.add(inherited(backstopPolicy, group));
 		}
+		addService(policies, group);
 		return List.copyOf(policies);
+	}
+
+	/**
+	 * The service's budgets for a request of {@code group}: the group's own (or
+	 * {@code default}'s), then the one of every request.
+	 */
+	private void addService(Collection<Policy> policies, String group) {
+		Policy servicePolicy = pick(this.service, group);
+		if (servicePolicy != null) {
+			policies.add(inherited(servicePolicy, group));
+		}
+		Policy everyRequest = this.service.get(Policy.ALL_GROUPS);
+		if (everyRequest != null) {
+			policies.add(everyRequest);
+		}
 	}
 
 	/**
@@ -341,7 +385,7 @@ public final class PolicyTable {
 
 	/**
 	 * Every policy that can apply to a request of {@code group}, whatever its tier: each
-	 * configured tier's, and the backstop's (for startup checks).
+	 * configured tier's, the backstop's and the service's (for startup checks).
 	 */
 	public Set<Policy> policiesOfGroup(String group) {
 		Set<Policy> policies = new LinkedHashSet<>();
@@ -352,6 +396,7 @@ public final class PolicyTable {
 		if (backstopPolicy != null) {
 			policies.add(backstopPolicy);
 		}
+		addService(policies, group);
 		Policy[] concurrency = this.groupConcurrency.get(group);
 		if (concurrency != null) {
 			policies.addAll(List.of(concurrency));

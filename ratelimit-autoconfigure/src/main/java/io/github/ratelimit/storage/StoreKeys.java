@@ -27,7 +27,9 @@ import io.github.ratelimit.policy.TokenBucket;
  * scopes of their own ({@code ip-backstop}, {@code user-inline}, {@code user-group}) so
  * they never share a bucket with a tier's limit, and so do tier-wide quotas
  * ({@code org-all}). An override counts in the buckets of the tier limit it replaces. The
- * login protection's budgets live under {@code <prefix>login:}.</li>
+ * login protection's budgets live under {@code <prefix>login:}. A budget of the service
+ * is one key per group that every caller shares ({@code rl:service:export:1a2b3c4d:all}):
+ * in Redis Cluster, one slot and a hot key.</li>
  * <li>The shape is the kinds and windows of the limit's items, not their amounts: a limit
  * changed to other amounts (or an override) keeps the buckets and the tokens spent in
  * them; a limit over other windows gets fresh ones instead of state shaped for the old
@@ -97,7 +99,9 @@ public final class StoreKeys {
 		PolicyScope kind = policy.scope();
 		String group = policy.group();
 		Dimension dimension = policy.dimension();
-		boolean tierWide = Policy.ALL_GROUPS.equals(group);
+		// the service's dimension is its own already: its budget of every request is
+		// service:all
+		boolean tierWide = Policy.ALL_GROUPS.equals(group) && kind != PolicyScope.SERVICE;
 		boolean ownScope = tierWide || kind == PolicyScope.BACKSTOP || kind == PolicyScope.INLINE
 				|| kind == PolicyScope.GROUP;
 		String scope = ownScope ? dimension.key() + "-" + (tierWide ? Policy.ALL_GROUPS : policy.tier())

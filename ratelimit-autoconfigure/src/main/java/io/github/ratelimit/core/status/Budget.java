@@ -20,7 +20,7 @@ import io.github.ratelimit.policy.TokenBucket;
  * @param name the bandwidth's name, as the {@code RateLimit-Policy} header names it
  * ({@code premium-user-default})
  * @param scope whose budget it is: the caller's user, org, token (API key) or client
- * address
+ * address, or the service's (shared with every other caller)
  * @param bandwidth the bandwidth: its kind, quota and window
  * @param remaining what is left (free permits for a concurrency cap); never below 0
  * @param resetMillis how long until the budget is whole again: a token bucket full, a

@@ -38,9 +38,10 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * limiter identifies a request (API keys, Spring Security, the client address through
  * trusted proxies), the access rules and bans applied as the limiter applies them, and,
  * for every endpoint group, the limits that apply to the caller there (its tier's, its
- * overrides in their place, the backstop's, the group's concurrency cap) with what the
- * store holds in their buckets, read in one store call that takes nothing. Policies in
- * {@code observe} mode are left out, as the response headers leave them out.
+ * overrides in their place, the backstop's, the service's budgets that every caller
+ * shares, the group's concurrency cap) with what the store holds in their buckets, read
+ * in one store call that takes nothing. Policies in {@code observe} mode are left out, as
+ * the response headers leave them out.
  * <p>
  * The answer only ever concerns the caller of the request: nothing in the request can
  * name another identity. A deny rule or a ban answers as the limiter answers any other
