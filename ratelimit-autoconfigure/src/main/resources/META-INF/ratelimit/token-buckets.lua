@@ -19,7 +19,8 @@
 --   per bucket: cost, enforced ('1' | '0'), max wait in ms, number of items n, and per item its kind and
 --   numbers:
 --     'b' capacity, refill tokens, refill period in ms                   a token bucket
---     'q' quota, start, end, next end of the period, in ms               a calendar quota or fixed window
+--     'q' quota, start, end, next end of the period, in ms               a calendar quota
+--     'w' quota, period in ms                                            a fixed window
 --     's' quota, period in ms                                            a sliding window
 --     'l' rate, period in ms                                             a leaky bucket
 --     'c' permits, retry in ms                                           a concurrency cap
@@ -41,7 +42,8 @@
 -- and the next; this script picks by its own time, so every instance resets at the server's boundary:
 -- before start it is still the previous period (ending at start), from end on the next (ending at next
 -- end). A caller more than a period behind counts in the period it named last, reported as a period's
--- length away.
+-- length away. A fixed window sends its length only: the script aligns it on its own clock (windows
+-- aligned on the epoch), so no instance's clock can split a short window's count.
 -- Sliding windows and leaky buckets follow SlidingWindow.Counts and LeakyBucket.Backlog (Java) line by
 -- line, in integers below 2^53 (the parser keeps quota x period and rate x (period + 30 s) there):
 -- a sliding window counts per aligned window and estimates the window ending now as previous x (period -
@@ -162,6 +164,12 @@ local function items(arg, n)
       end
       list[b] = { kind = 'q', quota = tonumber(ARGV[arg + 1]), id = id, left = left }
       arg = arg + 5
+    elseif kind == 'w' then
+      -- a fixed window: the quota of the aligned window that holds the server's time, counted as quotas are
+      local period = tonumber(ARGV[arg + 2])
+      local finish = (floordiv(now, period) + 1) * period
+      list[b] = { kind = 'q', quota = tonumber(ARGV[arg + 1]), id = finish, left = finish - now }
+      arg = arg + 3
     elseif kind == 's' or kind == 'l' then
       -- quota of a sliding window, rate of a leaky bucket
       list[b] = { kind = kind, quota = tonumber(ARGV[arg + 1]), period = tonumber(ARGV[arg + 2]) }
@@ -262,9 +270,9 @@ local function leakyAt(item, backlog)
   return { units = math.max(0, backlog.units - elapsed * item.quota), at = now }
 end
 
--- Backlog#millisUntilDue
+-- Backlog#millisUntilDue: rounded down, a slot less than a millisecond away is due
 local function leakyDue(item, backlog)
-  return ceildiv(backlog.units, item.quota)
+  return floordiv(backlog.units, item.quota)
 end
 
 -- key -> { items, dirty = written?, value[b] = level or count now, and for a cap: owner[p] = lease id
@@ -502,7 +510,7 @@ for r = 1, count do
         end
         state.value[b] = backlog
         local due = leakyDue(item, backlog)
-        reply[#reply + 1] = (backlog.units == 0) and 1 or 0
+        reply[#reply + 1] = (due == 0) and 1 or 0
         reply[#reply + 1] = check.short[b]
         reply[#reply + 1] = due
         reply[#reply + 1] = due
@@ -554,7 +562,8 @@ for key, state in pairs(buckets) do
         values[#values + 1] = backlog.units
         values[#values + 1] = 'a' .. b
         values[#values + 1] = backlog.at
-        ttl = math.max(ttl, leakyDue(item, backlog))
+        -- until the backlog has drained entirely
+        ttl = math.max(ttl, ceildiv(backlog.units, item.quota))
       else
         for p in pairs(state.changed) do
           if state.owner[p] then

@@ -5,6 +5,7 @@ import java.util.List;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.CalendarQuota;
 import io.github.ratelimit.policy.ConcurrencyLimit;
+import io.github.ratelimit.policy.FixedWindow;
 import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.SlidingWindow;
@@ -13,11 +14,11 @@ import io.github.ratelimit.policy.WindowQuota;
 
 /**
  * The script arguments of one limit's items (the number of items, then each item's kind
- * and numbers), encoded once. The boundaries of a calendar quota's period or a fixed
- * window move with time: they are filled in per call from a window kept until the wall
- * clock leaves it. A fixed window is counted as a quota is (the script knows no
- * difference); a sliding window and a leaky bucket send their amount and period, the
- * script aligns and drains by its own clock.
+ * and numbers), encoded once. The boundaries of a calendar quota's period move with time
+ * (and the zone's rules): they are filled in per call from a window kept until the wall
+ * clock leaves it. A fixed window, a sliding window and a leaky bucket send their amount
+ * and period: the script aligns and drains by its own clock, so instances whose clocks
+ * differ still count in one window (a fixed window is then counted as a quota is).
  */
 final class ScriptShape {
 
@@ -30,6 +31,8 @@ final class ScriptShape {
 	private static final byte[] SLIDING_WINDOW = TokenBucketScript.bytes("s");
 
 	private static final byte[] LEAKY_BUCKET = TokenBucketScript.bytes("l");
+
+	private static final byte[] FIXED_WINDOW = TokenBucketScript.bytes("w");
 
 	/**
 	 * The arguments, with three empty places after each quota's count for its boundaries.
@@ -54,8 +57,8 @@ final class ScriptShape {
 		int size = 1;
 		int quotaCount = 0;
 		for (Bandwidth item : items) {
-			size += (item instanceof TokenBucket) ? 4 : (item instanceof WindowQuota) ? 5 : 3;
-			quotaCount += (item instanceof WindowQuota) ? 1 : 0;
+			size += (item instanceof TokenBucket) ? 4 : (item instanceof CalendarQuota) ? 5 : 3;
+			quotaCount += (item instanceof CalendarQuota) ? 1 : 0;
 		}
 		this.arguments = new byte[size][];
 		this.quotaAt = new int[quotaCount];
@@ -72,7 +75,12 @@ final class ScriptShape {
 				this.arguments[a++] = TokenBucketScript.number(bucket.refillTokens());
 				this.arguments[a++] = TokenBucketScript.number(bucket.period().toMillis());
 			}
-			else if (item instanceof WindowQuota quota) {
+			else if (item instanceof FixedWindow window) {
+				this.arguments[a++] = FIXED_WINDOW;
+				this.arguments[a++] = TokenBucketScript.number(window.quota());
+				this.arguments[a++] = TokenBucketScript.number(window.period().toMillis());
+			}
+			else if (item instanceof CalendarQuota quota) {
 				this.arguments[a++] = QUOTA;
 				this.arguments[a++] = TokenBucketScript.number(quota.quota());
 				this.quotaAt[q] = a;
@@ -112,7 +120,7 @@ final class ScriptShape {
 
 	/**
 	 * Writes the arguments at {@code at}.
-	 * @param wallMillis this JVM's time, whose periods quotas and fixed windows send
+	 * @param wallMillis this JVM's time, whose periods calendar quotas send
 	 * @return the index after them
 	 */
 	int write(byte[][] target, int at, long wallMillis) {

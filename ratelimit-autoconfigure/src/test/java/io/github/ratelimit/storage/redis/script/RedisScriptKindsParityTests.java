@@ -119,7 +119,7 @@ class RedisScriptKindsParityTests {
 	void leakyBucketsDecideAsTheBacklogComputes() {
 		for (int i = 0; i < CASES; i++) {
 			long period = period();
-			long rate = amount(MAX_EXACT / (period + LeakyBucket.MAX_WAIT_MILLIS));
+			long rate = amount(MAX_EXACT / (period + LeakyBucket.MAX_WAIT_MILLIS + 1));
 			long now = now();
 			long maxWait = this.random.nextBoolean() ? 0 : 1 + this.random.nextInt(30_000);
 			LimitCheck check = check(rate + "/" + period + "ms leaky", i, cost(rate), maxWait);
@@ -128,7 +128,7 @@ class RedisScriptKindsParityTests {
 			LeakyBucket.Backlog stored = null;
 			if (this.random.nextInt(5) > 0) {
 				// the most the script ever keeps: a wait's worth and a period's
-				long most = rate * (period + LeakyBucket.MAX_WAIT_MILLIS);
+				long most = rate * (period + LeakyBucket.MAX_WAIT_MILLIS + 1);
 				long units = this.random.nextBoolean() ? this.random.nextLong(most + 1) : rate * this.random.nextInt(3);
 				// often right where the backlog drains
 				long at = (this.random.nextInt(3) == 0) ? now - units / rate + this.random.nextInt(3) - 1
@@ -153,7 +153,7 @@ class RedisScriptKindsParityTests {
 			assertThat(decision.results().get(0).hadTokens()).as(state).isEqualTo(has);
 			long dueAfter = left.millisUntilDue(bucket);
 			assertThat(decision.results().get(0).bandwidths().get(0)).as(state)
-				.isEqualTo(new BandwidthResult(left.remaining(), due, dueAfter, dueAfter));
+				.isEqualTo(new BandwidthResult(left.remaining(bucket), due, dueAfter, dueAfter));
 			if (taking) {
 				assertThat(fields(key, "l1", "a1")).as(state).containsExactly(left.units(), left.atMillis());
 			}
