@@ -14,6 +14,7 @@ import io.github.ratelimit.policy.ConcurrencyLimit;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.KeyLimits;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Policy;
@@ -48,8 +49,9 @@ final class PolicyMapper {
 		Set<String> groups = properties.getGroups().keySet();
 		checkGroupsOfLimits(tiers, properties.getIp(), groups);
 		PolicyOptions options = policyOptions(properties);
-		checkCounts(options, tiers, properties.getIp());
-		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), groups, options);
+		KeyLimits keys = KeyMapper.keyLimits(properties);
+		checkCounts(options, tiers, properties.getIp(), keys);
+		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), keys, groups, options);
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}
@@ -107,9 +109,9 @@ final class PolicyMapper {
 	 * the shared default limits cannot count only some of them.
 	 */
 	static void checkCounts(PolicyOptions options, Map<String, Map<String, Map<String, Limit>>> tiers,
-			Map<String, Limit> backstop) {
+			Map<String, Limit> backstop, KeyLimits keys) {
 		options.groups().forEach((group, groupOptions) -> {
-			if (!groupOptions.counts().all() && !declaresLimit(tiers, backstop, group)) {
+			if (!groupOptions.counts().all() && !declaresLimit(tiers, backstop, group) && !keys.declares(group)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
 						groupOptions.counts().spec(),
 						"only limits declared for the group count by outcome, and group '" + group + "' has none "

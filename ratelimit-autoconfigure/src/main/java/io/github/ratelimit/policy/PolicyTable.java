@@ -49,9 +49,12 @@ public final class PolicyTable {
 
 	private final PolicyOptions options;
 
+	private final KeyedPolicies keyed;
+
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
-			Set<String> groups, Map<String, Policy[]> groupConcurrency, PolicyOptions options) {
+			Set<String> groups, Map<String, Policy[]> groupConcurrency, PolicyOptions options, KeyedPolicies keyed) {
 		this.tiers = tiers;
+		this.keyed = keyed;
 		this.groupConcurrency = groupConcurrency;
 		this.options = options;
 		this.backstop = backstop;
@@ -116,6 +119,23 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
 			Set<String> groups, PolicyOptions options) {
+		return of(tiers, backstop, KeyLimits.NONE, groups, options);
+	}
+
+	/**
+	 * Builds the table from limits parsed already, with limits counted per value of keys
+	 * of the application's choosing; see {@link #of(Map, Map, Set, PolicyOptions)}.
+	 * @param tiers tier, then dimension key, then group, then limit
+	 * @param backstop group (or {@code default}) to limit
+	 * @param keys the limits per key, per tier and for every tier
+	 * @param groups the names of the configured endpoint groups
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
+	 * group unknown, or a group counts by outcome without a limit of its own
+	 */
+	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			KeyLimits keys, Set<String> groups, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -132,12 +152,19 @@ public final class PolicyTable {
 					throw new IllegalArgumentException(
 							"unknown dimension '" + dimensionKey + "' in tier '" + tier + "'");
 				}
-				byDimension.put(dimension, policies(PolicyScope.TIER, tier, dimension, limits, knownGroups, options));
+				byDimension.put(dimension,
+						policies(PolicyScope.TIER, tier, dimension, null, limits, knownGroups, options));
 			});
 			tierPolicies.put(tier, byDimension);
 		});
-		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, backstop,
+		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, null, backstop,
 				knownGroups, options);
+		keys.tiers()
+			.keySet()
+			.forEach((tier) -> checkArgument(tiers.containsKey(tier), "limits by key of tier '%s', which tiers lack",
+					tier));
+		KeyedPolicies keyed = KeyedPolicies.of(keys,
+				(scope, tier, key, limits) -> policies(scope, tier, Dimension.KEY, key, limits, knownGroups, options));
 		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
 		options.groups().forEach((group, groupOptions) -> {
 			if (groupOptions.concurrency() > 0) {
@@ -151,10 +178,11 @@ public final class PolicyTable {
 		// a group's count shapes only the limits declared for it
 		options.groups()
 			.forEach((group, groupOptions) -> checkArgument(
-					groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group),
+					groupOptions.counts().all() || declaresLimit(tierPolicies, backstopPolicies, group)
+							|| keys.declares(group),
 					"group '%s' counts by outcome but declares no limit of its own", group));
 		return new PolicyTable(tierPolicies, backstopPolicies, Collections.unmodifiableSet(knownGroups),
-				Map.copyOf(groupConcurrency), options);
+				Map.copyOf(groupConcurrency), options, keyed);
 	}
 
 	/**
@@ -190,7 +218,7 @@ public final class PolicyTable {
 	}
 
 	private static Map<String, Policy> policies(PolicyScope scope, String tier, Dimension dimension,
-			Map<String, Limit> limits, Set<String> groups, PolicyOptions options) {
+			@Nullable String key, Map<String, Limit> limits, Set<String> groups, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
 		limits.forEach((group, configured) -> {
 			boolean tierWide = Policy.ALL_GROUPS.equals(group) && scope != PolicyScope.BACKSTOP;
@@ -201,6 +229,12 @@ public final class PolicyTable {
 			Mode mode = options.modeOf(tier, group);
 			int warnAt = options.warnAtOf(tier, group);
 			CountedResponses counts = options.group(group).counts();
+			if (key != null) {
+				policies.put(group,
+						(scope == PolicyScope.TIER) ? Policy.keyed(tier, key, group, limit, mode, warnAt, counts)
+								: Policy.keyed(scope, key, group, limit, mode, warnAt, counts));
+				return;
+			}
 			policies.put(group,
 					(scope == PolicyScope.TIER) ? new Policy(tier, dimension, group, limit, mode, warnAt, counts)
 							: new Policy(scope, dimension, group, limit, mode, warnAt, counts));
@@ -266,6 +300,9 @@ public final class PolicyTable {
 			if (tierWide != null) {
 				policies.add(tierWide);
 			}
+			if (dimension == Dimension.KEY) {
+				this.keyed.addTo(policies, tier, group, this::inherited);
+			}
 		}
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
@@ -329,14 +366,18 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The policy of a handler's own limit for a caller: per user when the caller is
-	 * verified, else per client address. Built once per handler (a finite set, from
-	 * annotations).
+	 * The policy of a handler's own limit for a caller: per what its {@code per} names,
+	 * else per user when the caller is verified, else per client address. Built once per
+	 * handler (a finite set, from annotations).
 	 */
 	public Policy inline(InlineLimit limit, boolean perUser) {
-		Policy[] policies = this.inline.computeIfAbsent(limit, (key) -> new Policy[] {
-				Policy.inline(key, Dimension.USER, this.options), Policy.inline(key, Dimension.IP, this.options) });
-		return policies[perUser ? 0 : 1];
+		Policy[] policies = this.inline.computeIfAbsent(limit,
+				(key) -> key.per().isEmpty()
+						? new Policy[] { Policy.inline(key, Dimension.USER, this.options),
+								Policy.inline(key, Dimension.IP, this.options) }
+						: new Policy[] { Policy.inlinePer(key, this.options) });
+		// a limit whose per names whom it counts has one policy, whoever calls
+		return policies[(perUser || policies.length == 1) ? 0 : 1];
 	}
 
 	/**
@@ -348,6 +389,7 @@ public final class PolicyTable {
 		for (String tier : this.tiers.keySet()) {
 			policies.addAll(policies(tier, group));
 		}
+		policies.addAll(backstop(group));
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
 			policies.add(backstopPolicy);
