@@ -2,8 +2,10 @@ package io.github.ratelimit.core;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -157,7 +159,7 @@ final class RequestPlanner {
 			}
 		}
 		return new RequestPlan(identity, classification, checks, null, waitingSlot,
-				(attempt != null) ? attempt.account() : null);
+				(attempt != null) ? attempt.account() : null, keyValues.read());
 	}
 
 	/**
@@ -241,6 +243,8 @@ final class RequestPlanner {
 
 		private RequestKeys.@Nullable Values values;
 
+		private @Nullable Map<String, String> read;
+
 		KeyValues(ClientRequest request, Classification classification, Identity identity) {
 			this.request = request;
 			this.classification = classification;
@@ -258,7 +262,20 @@ final class RequestPlanner {
 				this.values = values;
 			}
 			String value = values.get(keyName);
-			return (value != null && value.length() > MAX_VALUE_LENGTH) ? hashed(value) : value;
+			if (value == null) {
+				return null;
+			}
+			String id = (value.length() > MAX_VALUE_LENGTH) ? hashed(value) : value;
+			if (this.read == null) {
+				this.read = new HashMap<>(4);
+			}
+			this.read.put(keyName, id);
+			return id;
+		}
+
+		/** The values read, by key name: the ids the decision reports. */
+		Map<String, String> read() {
+			return (this.read != null) ? this.read : Map.of();
 		}
 
 	}
