@@ -143,6 +143,14 @@ class RateLimiterKeysTests {
 		assertThat(this.limiter.decide(alice, perOrg).outcome()).isEqualTo(Outcome.ALLOWED);
 		assertThat(this.limiter.decide(bob, perOrg).limits().binding().name()).isEqualTo("inline-org-Reports.run");
 		assertThat(this.limiter.decide(TestRequest.from("203.0.113.9"), perOrg).outcome()).isEqualTo(Outcome.UNLIMITED);
+		// per service: every caller shares one budget
+		Classification perService = Classification.of("default", 1)
+			.withInline(new InlineLimit("Search.reindex", limit("1/1h"), CountedResponses.ALL, "service"));
+		assertThat(this.limiter.decide(TestRequest.from("203.0.113.10"), perService).outcome())
+			.isEqualTo(Outcome.ALLOWED);
+		Decision busy = this.limiter.decide(alice, perService);
+		assertThat(busy.outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(busy.limits().binding().name()).isEqualTo("inline-service-Search.reindex");
 	}
 
 	@Test
