@@ -64,4 +64,10 @@ public record Classification(String group, long cost, boolean excluded, @Nullabl
 		return Objects.hash(this.group, this.cost, this.excluded, this.inline);
 	}
 
+	@Override
+	public String toString() {
+		return "Classification[group=" + this.group + ", cost=" + this.cost + ", excluded=" + this.excluded
+				+ ", inline=" + this.inline + "]";
+	}
+
 }
