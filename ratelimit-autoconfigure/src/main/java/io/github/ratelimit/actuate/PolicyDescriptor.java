@@ -17,7 +17,8 @@ import io.github.ratelimit.policy.PolicyTable;
  *
  * @param name the policy's name, as headers report it
  * @param dimension what it counts by ({@code user}, {@code org}, {@code token},
- * {@code ip}, {@code account}, or {@code service} for a budget every caller shares)
+ * {@code ip}, {@code account}, {@code service} for a budget every caller shares, or the
+ * name of a key of the application's choosing)
  * @param limit the limit, as written
  * @param mode {@code enforce} or {@code observe}
  * @param warnAt the share of the limit that warns ({@code 80%}), left out when the policy
@@ -27,7 +28,7 @@ public record PolicyDescriptor(String name, String dimension, String limit, Stri
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String warnAt) {
 
 	static PolicyDescriptor of(Policy policy) {
-		return new PolicyDescriptor(policy.name(), policy.dimension().key(), policy.limit().spec(),
+		return new PolicyDescriptor(policy.name(), policy.dimensionName(), policy.limit().spec(),
 				policy.mode().name().toLowerCase(Locale.ROOT),
 				(policy.warnAtPercent() > 0) ? policy.warnAtPercent() + "%" : null);
 	}

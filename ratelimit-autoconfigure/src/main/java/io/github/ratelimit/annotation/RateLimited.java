@@ -87,4 +87,16 @@ public @interface RateLimited {
 	 */
 	String[] count() default {};
 
+	/**
+	 * Whom the handler's own {@link #limit()} counts per: the name of a configured key
+	 * ({@code ratelimit.keys.<key>}: a header, a path variable, an expression or a
+	 * resolver bean), or {@code user}, {@code org}, {@code token}, {@code ip}, or
+	 * {@code service} (one budget that every caller shares). Empty for the verified user,
+	 * else the client address. A caller without a value (no such header, an anonymous
+	 * caller for {@code user}) is not counted by the limit.
+	 * {@code @RateLimited(limit = "10/1m", per = "repo")} gives each repository of the
+	 * path its own 10 a minute. A name that is no key stops the start.
+	 */
+	String per() default "";
+
 }

@@ -16,6 +16,7 @@ import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.FixedWindow;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.KeyLimits;
 import io.github.ratelimit.policy.LeakyBucket;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
@@ -53,8 +54,9 @@ final class PolicyMapper {
 		checkGroupsOfLimits(tiers, properties.getIp(), groups);
 		Map<String, Limit> service = ServiceLimitMapper.serviceLimits(properties);
 		PolicyOptions options = policyOptions(properties);
-		checkCounts(options, tiers, properties.getIp(), service);
-		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), service, groups, options);
+		KeyLimits keys = KeyMapper.keyLimits(properties);
+		checkCounts(options, tiers, properties.getIp(), service, keys);
+		PolicyTable table = PolicyTable.of(tiers, properties.getIp(), service, keys, groups, options);
 		properties.getGroups().forEach((group, definition) -> checkCostFits(table, group, definition.getCost()));
 		return table;
 	}
@@ -112,9 +114,10 @@ final class PolicyMapper {
 	 * the shared default limits cannot count only some of them.
 	 */
 	static void checkCounts(PolicyOptions options, Map<String, Map<String, Map<String, Limit>>> tiers,
-			Map<String, Limit> backstop, Map<String, Limit> service) {
+			Map<String, Limit> backstop, Map<String, Limit> service, KeyLimits keys) {
 		options.groups().forEach((group, groupOptions) -> {
-			if (!groupOptions.counts().all() && !service.containsKey(group) && !declaresLimit(tiers, backstop, group)) {
+			if (!groupOptions.counts().all() && !service.containsKey(group) && !declaresLimit(tiers, backstop, group)
+					&& !keys.declares(group)) {
 				throw new InvalidRateLimitConfigurationException("ratelimit.groups." + group + ".count",
 						groupOptions.counts().spec(),
 						"only limits declared for the group count by outcome, and group '" + group + "' has none "

@@ -10,6 +10,7 @@ import org.apache.catalina.valves.ValveBase;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -37,6 +38,7 @@ import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.core.RejectionLogger;
+import io.github.ratelimit.core.RequestKeys;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
@@ -163,13 +165,20 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	RequestKeys rateLimitRequestKeys(RateLimitProperties properties, BeanFactory beanFactory) {
+		return KeyMapper.requestKeys(properties, beanFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, Identifier callerIdentifier, PolicyTable policyTable,
-			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys) {
+			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys, RequestKeys requestKeys) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
-		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty() && properties.getService().isEmpty()) {
+		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty() && properties.getService().isEmpty()
+				&& requestKeys.names().isEmpty()) {
 			logger.warn("Rate limiting is enabled but no limit is configured (ratelimit.tiers, ratelimit.ip, "
-					+ "ratelimit.service): every request passes unlimited");
+					+ "ratelimit.service, ratelimit.keys): every request passes unlimited");
 		}
 		else {
 			logger.info("Rate limiting tiers {} over groups {} with {} (failure mode {})", policyTable.tiers(),
@@ -188,6 +197,7 @@ public final class RateLimitAutoConfiguration {
 			.maxWaiting(properties.getWaiting().getMaxRequests())
 			.loginProtection(loginProtection)
 			.storeKeys(storeKeys)
+			.requestKeys(requestKeys)
 			.build();
 	}
 
@@ -252,6 +262,7 @@ public final class RateLimitAutoConfiguration {
 		return () -> {
 			classifier.prepare();
 			WebMapper.checkGroups(properties, classifier, policies);
+			KeyMapper.checkHandlers(properties, classifier);
 			List<String> annotated = classifier.describeAnnotated();
 			if (!annotated.isEmpty()) {
 				logger.info("Rate-limited handlers and routes: {}", String.join("; ", annotated));

@@ -88,6 +88,13 @@ public class RateLimitProperties {
 	private Map<String, Limit> service = new LinkedHashMap<>();
 
 	/**
+	 * Keys of the application's choosing by name: limits counted per value of a request
+	 * header, a path variable, an expression or a resolver bean (exactly one source
+	 * each), with limits for every tier here, or per tier under ratelimit.tiers.*.keys.
+	 */
+	private Map<String, KeyProperties> keys = new LinkedHashMap<>();
+
+	/**
 	 * Path patterns that no limit applies to. Unset: everything under the Actuator's base
 	 * path (management.endpoints.web.base-path, /actuator by default).
 	 */
@@ -197,6 +204,14 @@ public class RateLimitProperties {
 
 	public void setService(Map<String, Limit> service) {
 		this.service = service;
+	}
+
+	public Map<String, KeyProperties> getKeys() {
+		return this.keys;
+	}
+
+	public void setKeys(Map<String, KeyProperties> keys) {
+		this.keys = keys;
 	}
 
 	public @Nullable List<String> getExcludePaths() {
@@ -386,6 +401,12 @@ public class RateLimitProperties {
 		private Map<String, Limit> quota = new LinkedHashMap<>();
 
 		/**
+		 * Limits per value of a key of ratelimit.keys, by key, then endpoint group
+		 * ("default" for any other group, "all" for a quota over every group).
+		 */
+		private Map<String, Map<String, Limit>> keys = new LinkedHashMap<>();
+
+		/**
 		 * Mode of the tier's limits; unset: ratelimit.mode.
 		 */
 		private @Nullable Mode mode;
@@ -443,6 +464,14 @@ public class RateLimitProperties {
 
 		public void setQuota(Map<String, Limit> quota) {
 			this.quota = quota;
+		}
+
+		public Map<String, Map<String, Limit>> getKeys() {
+			return this.keys;
+		}
+
+		public void setKeys(Map<String, Map<String, Limit>> keys) {
+			this.keys = keys;
 		}
 
 		public @Nullable Mode getMode() {

@@ -54,7 +54,7 @@ public final class RateLimiter {
 		this.store = settings.store;
 		this.waiting = new WaitingSlots(settings.maxWaiting);
 		this.planner = new RequestPlanner(settings.identifier, this.registry, settings.control, this.loginProtection,
-				this.waiting, settings.storeKeys, settings.clock);
+				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys);
 		this.storeFailures = new StoreFailures(settings.failureMode, settings.clock);
 		this.evaluator = new StoreAnswerEvaluator(this.store, settings.failureMode, settings.fallbackStore,
 				this.storeFailures, this.waiting, settings.clock);

@@ -45,6 +45,8 @@ public final class RateLimiterBuilder {
 
 	StoreKeys storeKeys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
 
+	RequestKeys requestKeys = RequestKeys.NONE;
+
 	RateLimiterBuilder(Identifier identifier, RateLimitStore store) {
 		this.identifier = identifier;
 		this.store = store;
@@ -128,6 +130,18 @@ public final class RateLimiterBuilder {
 	 */
 	public RateLimiterBuilder storeKeys(StoreKeys storeKeys) {
 		this.storeKeys = storeKeys;
+		return this;
+	}
+
+	/**
+	 * The keys of the application's choosing that limits of {@code Dimension.KEY} count
+	 * by ({@code ratelimit.keys}); none by default, and a policy of a key without a
+	 * resolver then applies to no request.
+	 * @param requestKeys the keys and their resolvers
+	 * @return this builder
+	 */
+	public RateLimiterBuilder requestKeys(RequestKeys requestKeys) {
+		this.requestKeys = requestKeys;
 		return this;
 	}
 

@@ -78,7 +78,7 @@ public final class RejectionLogger implements DecisionListener {
 			PolicyState binding = rejected.binding();
 			logger.info(
 					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
-					decision.outcome(), binding.name(), binding.dimension().key(), LogSafe.escape(binding.id()),
+					decision.outcome(), binding.name(), binding.policy().dimensionName(), LogSafe.escape(binding.id()),
 					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(),
 					rejected.retryAfterSeconds(), left);
 		}
@@ -115,7 +115,7 @@ public final class RejectionLogger implements DecisionListener {
 					: "near_limit warn_at=" + state.policy().warnAtPercent() + "%";
 		}
 		warnings.info("rate limit {} policy={} scope={} id={} tier={} group={} limit={} remaining={} suppressed={}",
-				what, state.name(), state.dimension().key(), LogSafe.escape(state.id()),
+				what, state.name(), state.policy().dimensionName(), LogSafe.escape(state.id()),
 				LogSafe.escape(decision.identity().tier()), decision.classification().group(), state.limit(),
 				Math.max(0, state.remaining()), left);
 	}

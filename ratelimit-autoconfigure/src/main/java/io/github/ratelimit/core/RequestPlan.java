@@ -1,6 +1,7 @@
 package io.github.ratelimit.core;
 
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,9 +21,16 @@ import io.github.ratelimit.storage.LimitCheck;
  * @param waitingSlot whether the request holds a {@link WaitingSlots waiting slot}
  * @param account the hash of the account a login attempt tries, the id of its account
  * check
+ * @param keyValues the values of the keys of the application's choosing that the checks
+ * count by, by key name: the ids of checks of {@code Dimension.KEY}
  */
 record RequestPlan(Identity identity, Classification classification, List<LimitCheck> checks,
-		@Nullable Decision decision, boolean waitingSlot, @Nullable String account) {
+		@Nullable Decision decision, boolean waitingSlot, @Nullable String account, Map<String, String> keyValues) {
+
+	RequestPlan(Identity identity, Classification classification, List<LimitCheck> checks, @Nullable Decision decision,
+			boolean waitingSlot, @Nullable String account) {
+		this(identity, classification, checks, decision, waitingSlot, account, Map.of());
+	}
 
 	/** A plan decided already, with no store. */
 	static RequestPlan decided(Decision decision) {

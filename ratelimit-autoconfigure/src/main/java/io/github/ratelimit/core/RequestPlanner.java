@@ -2,8 +2,10 @@ package io.github.ratelimit.core;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -45,9 +47,13 @@ final class RequestPlanner {
 
 	private final Clock clock;
 
+	private final RequestKeys requestKeys;
+
 	RequestPlanner(Identifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
-			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock) {
+			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock,
+			RequestKeys requestKeys) {
 		this.identifier = identifier;
+		this.requestKeys = requestKeys;
 		this.keys = keys;
 		this.registry = registry;
 		this.control = control;
@@ -110,8 +116,9 @@ final class RequestPlanner {
 		}
 		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
 		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
+		KeyValues keyValues = new KeyValues(request, classification, identity);
 		for (Policy policy : applicable) {
-			String id = identity.idFor(policy.dimension());
+			String id = keyValues.idFor(policy);
 			if (id != null && scope.covers(policy.countsByOutcome())
 					&& (decidedBefore.isEmpty() || !decidedBefore.contains(limitKey(policy, id)))) {
 				Decision blocked = addCheck(checks, policy, id, identity, classification, maxWait);
@@ -123,12 +130,10 @@ final class RequestPlanner {
 		InlineLimit inline = classification.inline();
 		boolean perUser = identity.user() != null;
 		Policy inlinePolicy = (inline != null) ? table.inline(inline, perUser) : null;
-		String inlineId = (inlinePolicy != null) ? identity.idFor(inlinePolicy.dimension()) : null;
+		String inlineId = (inlinePolicy != null) ? keyValues.idFor(inlinePolicy) : null;
 		if (inline != null && scope.covers(!inline.counts().all()) && (inlineId == null || decidedBefore.isEmpty()
 				|| !decidedBefore.contains(limitKey(inlinePolicy, inlineId)))) {
-			Policy policy = inlinePolicy;
-			Decision blocked = addCheck(checks, policy, identity.idFor(policy.dimension()), identity, classification,
-					maxWait);
+			Decision blocked = addCheck(checks, inlinePolicy, inlineId, identity, classification, maxWait);
 			if (blocked != null) {
 				return RequestPlan.decided(blocked);
 			}
@@ -154,7 +159,7 @@ final class RequestPlanner {
 			}
 		}
 		return new RequestPlan(identity, classification, checks, null, waitingSlot,
-				(attempt != null) ? attempt.account() : null);
+				(attempt != null) ? attempt.account() : null, keyValues.read());
 	}
 
 	/**
@@ -212,6 +217,67 @@ final class RequestPlanner {
 		checks.add(new LimitCheck(policy, this.keys.key(policy, id), classification.cost(), enforced,
 				enforced ? maxWait : 0));
 		return null;
+	}
+
+	private static String hashed(String value) {
+		return StoreKeys.hashed(value);
+	}
+
+	/**
+	 * The ids of a request's caller in each policy: the identity's, or for a policy of a
+	 * key the key's value, read from the request when a policy first needs it.
+	 */
+	private final class KeyValues {
+
+		/**
+		 * The longest key value kept as read; a longer one stands as its hash (it is
+		 * caller input, and it is named in bodies and logs).
+		 */
+		private static final int MAX_VALUE_LENGTH = 256;
+
+		private final ClientRequest request;
+
+		private final Classification classification;
+
+		private final Identity identity;
+
+		private RequestKeys.@Nullable Values values;
+
+		private @Nullable Map<String, String> read;
+
+		KeyValues(ClientRequest request, Classification classification, Identity identity) {
+			this.request = request;
+			this.classification = classification;
+			this.identity = identity;
+		}
+
+		@Nullable String idFor(Policy policy) {
+			String keyName = policy.keyName();
+			if (keyName == null) {
+				return this.identity.idFor(policy.dimension());
+			}
+			RequestKeys.Values values = this.values;
+			if (values == null) {
+				values = RequestPlanner.this.requestKeys.of(this.request, this.classification, this.identity);
+				this.values = values;
+			}
+			String value = values.get(keyName);
+			if (value == null) {
+				return null;
+			}
+			String id = (value.length() > MAX_VALUE_LENGTH) ? hashed(value) : value;
+			if (this.read == null) {
+				this.read = new HashMap<>(4);
+			}
+			this.read.put(keyName, id);
+			return id;
+		}
+
+		/** The values read, by key name: the ids the decision reports. */
+		Map<String, String> read() {
+			return (this.read != null) ? this.read : Map.of();
+		}
+
 	}
 
 }

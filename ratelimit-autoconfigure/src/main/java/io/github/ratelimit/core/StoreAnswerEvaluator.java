@@ -92,6 +92,12 @@ final class StoreAnswerEvaluator {
 		return new Decision.AdmittedOnError(plan.identity(), plan.classification(), this.clock.instant());
 	}
 
+	// the caller's id in a policy: a key's is the value the planner read
+	private static @Nullable String idOf(RequestPlan plan, Policy policy) {
+		String keyName = policy.keyName();
+		return (keyName != null) ? plan.keyValues().get(keyName) : plan.identity().idFor(policy.dimension());
+	}
+
 	// store: the one that decided, which gets back what a response its limits do not
 	// count took
 	private Decision evaluate(RequestPlan plan, StoreDecision storeDecision, RateLimitStore store) {
@@ -109,8 +115,7 @@ final class StoreAnswerEvaluator {
 			List<BandwidthResult> results = storeDecision.results().get(i).bandwidths();
 			Policy policy = check.policy();
 			Mode mode = policy.mode();
-			String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account()
-					: plan.identity().idFor(policy.dimension());
+			String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account() : idOf(plan, policy);
 			for (int b = 0; b < results.size(); b++) {
 				BandwidthResult result = results.get(b);
 				boolean violated = !admitted && check.enforced() && result.wasShort();

@@ -45,9 +45,10 @@ import io.github.ratelimit.policy.WindowQuota;
  * {@code service_limit_exceeded} and a detail that says the service is busy
  * ({@link ServiceBusyDetail}).
  * <p>
- * The detail names a user or an organisation (verified names) or the client address,
- * shortened to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key",
- * never its hash.
+ * The detail names a user or an organisation (verified names), the value of a key of the
+ * application's choosing ({@code for repo 'acme/app'}) or the client address, shortened
+ * to {@value #MAX_ID_LENGTH} characters; a token is only ever "this API key", never its
+ * hash.
  */
 public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 
@@ -111,7 +112,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.string("detail", detail.toString())
 			.strings("violated-policies", decision.violatedPolicies())
 			.string("code", service ? ServiceBusyDetail.CODE : code(kind))
-			.string("scope", binding.dimension().key())
+			.string("scope", binding.policy().dimensionName())
 			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
 			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
 			.number("limit", binding.limit())
@@ -199,7 +200,7 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.number("status", status.code())
 			.string("detail", detail)
 			.string("code", "tier_not_allowed")
-			.string("scope", blockedBy.dimension().key())
+			.string("scope", blockedBy.dimensionName())
 			.string("group", group)
 			.string("tier", tier)
 			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
@@ -258,12 +259,21 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		switch (dimension) {
 			case USER -> detail.append("for user '").append(capped(id, MAX_ID_LENGTH)).append('\'');
 			case ORG -> detail.append("for org '").append(capped(id, MAX_ID_LENGTH)).append('\'');
+			// a key of the application's choosing: named as configured, with the
+			// caller's value
+			case KEY -> detail.append("for ")
+				.append(binding.policy().dimensionName())
+				.append(" '")
+				.append(capped(id, MAX_ID_LENGTH))
+				.append('\'');
 			// the id of a token is a hash of the credential: still a secret's
 			// fingerprint, never shown
 			case TOKEN -> detail.append("for this API key");
 			// a hash of the user name tried: the account is named by whoever knows it,
 			// never by us
 			case ACCOUNT -> detail.append("of failed logins for this account");
+			// a refusal by the service's budget reads as the service being busy instead
+			case SERVICE -> detail.append("for all callers together");
 			case IP -> {
 				if (ClientIpResolver.UNKNOWN.equals(id)) {
 					detail.append("for an unknown client address");

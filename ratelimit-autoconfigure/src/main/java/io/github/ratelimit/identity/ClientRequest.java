@@ -35,4 +35,16 @@ public interface ClientRequest {
 	 */
 	@Nullable Object principal();
 
+	/**
+	 * The value of a variable of the path pattern that classified the request
+	 * ({@code repo} of {@code /v1/repos/{repo}/**}: a pattern of
+	 * {@code ratelimit.groups}, or the mapping of a {@code @RateLimited} handler), or
+	 * {@code null}. Only the request a {@link RequestKeyResolver} reads knows it.
+	 * @param name the variable's name
+	 * @return its value, or {@code null}
+	 */
+	default @Nullable String pathVariable(String name) {
+		return null;
+	}
+
 }

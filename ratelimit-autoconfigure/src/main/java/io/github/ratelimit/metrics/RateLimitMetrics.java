@@ -31,8 +31,8 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * <ul>
  * <li>{@value #DECISIONS} (counter): tags {@code outcome} (allowed, rejected, observed,
  * warned, blocked, denied, banned, error, unavailable), {@code scope} (the dimension of
- * the binding limit, or none), {@code tier}, {@code group}, {@code mode} (of the binding
- * limit, or none);</li>
+ * the binding limit, a configured key's name for a limit by key, or none), {@code tier},
+ * {@code group}, {@code mode} (of the binding limit, or none);</li>
  * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags
  * {@code code} (near-limit, over-limit), {@code scope}, {@code tier}, {@code group};</li>
  * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag
@@ -178,7 +178,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		counter.increment();
 		for (LimitReport.Warning warning : decision.limits().warnings()) {
 			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
-					warning.state().dimension().key(), tier, group);
+					warning.state().policy().dimensionName(), tier, group);
 			this.warnings
 				.computeIfAbsent(warningKey,
 						(k) -> Counter.builder(WARNINGS)
@@ -195,21 +195,21 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 
 	private static DecisionKey key(Decision decision, String tier, String group) {
 		PolicyState binding = decision.limits().binding();
-		String scope = (binding != null) ? binding.dimension().key() : NONE;
+		String scope = (binding != null) ? binding.policy().dimensionName() : NONE;
 		String mode = (binding != null) ? mode(binding.policy()) : NONE;
 		String outcome = outcome(decision.outcome());
 		if (decision instanceof Decision.Allowed allowed) {
 			// what a policy in observe or warn mode would have refused is named as such
 			if (!allowed.observed().isEmpty()) {
 				outcome = "observed";
-				scope = allowed.observed().get(0).dimension().key();
+				scope = allowed.observed().get(0).policy().dimensionName();
 				mode = "observe";
 			}
 			else {
 				for (LimitReport.Warning warning : allowed.limits().warnings()) {
 					if (warning.overLimit()) {
 						outcome = "warned";
-						scope = warning.state().dimension().key();
+						scope = warning.state().policy().dimensionName();
 						mode = "warn";
 						break;
 					}
@@ -217,7 +217,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 			}
 		}
 		else if (decision instanceof Decision.Blocked blocked) {
-			scope = blocked.blockedBy().dimension().key();
+			scope = blocked.blockedBy().dimensionName();
 			mode = mode(blocked.blockedBy());
 		}
 		return new DecisionKey(outcome, scope, tier, group, mode);

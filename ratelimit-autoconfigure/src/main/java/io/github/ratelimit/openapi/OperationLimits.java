@@ -63,21 +63,22 @@ final class OperationLimits {
 			for (Policy policy : table.policies(tier, group)) {
 				if (!policy.scope().tierLimit()) {
 					// the backstop's and the service's, the same for every tier
-					limits.add(limits.everyTier, policy.tier(), policy.dimension().key(), policy);
+					limits.add(limits.everyTier, policy.tier(), policy.dimensionName(), policy);
 				}
 				else {
-					limits.add(limits.tiers, tier, policy.dimension().key(), policy);
+					limits.add(limits.tiers, tier, policy.dimensionName(), policy);
 				}
 			}
 		}
 		// a caller of no configured tier gets the backstop and the service's budgets
 		// alone
 		for (Policy policy : table.backstop(group)) {
-			limits.add(limits.everyTier, policy.tier(), policy.dimension().key(), policy);
+			limits.add(limits.everyTier, policy.tier(), policy.dimensionName(), policy);
 		}
 		if (classification.inline() != null) {
-			limits.add(limits.everyTier, PolicyScope.INLINE.tierName(), USER_OR_IP,
-					table.inline(classification.inline(), true));
+			Policy inline = table.inline(classification.inline(), true);
+			limits.add(limits.everyTier, PolicyScope.INLINE.tierName(),
+					classification.inline().per().isEmpty() ? USER_OR_IP : inline.dimensionName(), inline);
 		}
 		Policy concurrency = table.groupConcurrency(group, true);
 		if (concurrency != null) {

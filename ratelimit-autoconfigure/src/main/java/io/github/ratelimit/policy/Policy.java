@@ -26,6 +26,8 @@ public final class Policy {
 
 	private final Dimension dimension;
 
+	private final @Nullable String keyName;
+
 	private final String group;
 
 	private final Limit limit;
@@ -68,7 +70,7 @@ public final class Policy {
 	 */
 	public Policy(String tier, Dimension dimension, String group, Limit limit, Mode mode, int warnAtPercent,
 			CountedResponses counts) {
-		this(PolicyScope.TIER, checkedTier(tier), dimension, group, limit, mode, warnAtPercent, counts);
+		this(PolicyScope.TIER, checkedTier(tier), dimension, null, group, limit, mode, warnAtPercent, counts);
 	}
 
 	/**
@@ -98,15 +100,20 @@ public final class Policy {
 	 */
 	public Policy(PolicyScope scope, Dimension dimension, String group, Limit limit, Mode mode, int warnAtPercent,
 			CountedResponses counts) {
-		this(scope, scopeTier(scope), dimension, group, limit, mode, warnAtPercent, counts);
+		this(scope, scopeTier(scope), dimension, null, group, limit, mode, warnAtPercent, counts);
 	}
 
-	private Policy(PolicyScope scope, String tier, Dimension dimension, String group, Limit limit, Mode mode,
-			int warnAtPercent, CountedResponses counts) {
+	private Policy(PolicyScope scope, String tier, Dimension dimension, @Nullable String keyName, String group,
+			Limit limit, Mode mode, int warnAtPercent, CountedResponses counts) {
 		if (warnAtPercent < 0 || warnAtPercent > 99) {
 			throw new IllegalArgumentException("warn-at must be between 1% and 99%, or 0 for none");
 		}
+		if ((dimension == Dimension.KEY) != (keyName != null)) {
+			throw new IllegalArgumentException((keyName != null) ? "only a policy of the key dimension names a key"
+					: "a policy of the key dimension names its key: use Policy.keyed");
+		}
 		this.scope = scope;
+		this.keyName = keyName;
 		this.counts = counts;
 		this.mode = mode;
 		this.warnAtPercent = warnAtPercent;
@@ -115,11 +122,52 @@ public final class Policy {
 		this.group = group;
 		this.limit = limit;
 		// the service's budgets count one dimension only: service-export, not
-		// service-service-export
-		this.name = (scope == PolicyScope.SERVICE) ? tier + "-" + group : tier + "-" + dimension.key() + "-" + group;
+		// service-service-export; a key's name stands for the dimension of a key's limit
+		this.name = (scope == PolicyScope.SERVICE) ? tier + "-" + group
+				: tier + "-" + ((keyName != null) ? keyName : dimension.key()) + "-" + group;
 		List<Bandwidth> bandwidths = limit.bandwidths();
 		this.bandwidthNames = (bandwidths.size() == 1) ? List.of(this.name)
 				: bandwidths.stream().map((bandwidth) -> this.name + "-" + bandwidth.label()).toList();
+	}
+
+	/**
+	 * Creates a policy of a tier counted per value of a key of the application's choosing
+	 * ({@link Dimension#KEY}), named {@code <tier>-<key>-<group>}.
+	 * @param tier the tier
+	 * @param keyName the key ({@code ratelimit.keys.<key>})
+	 * @param group the endpoint group ({@code default}, or {@value #ALL_GROUPS} for a
+	 * tier-wide quota)
+	 * @param limit the limit
+	 * @param mode what the policy does to a request that exceeds it
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
+	 * carry a warning; 0 for none
+	 * @param counts which responses count against the limit
+	 * @return the policy
+	 */
+	public static Policy keyed(String tier, String keyName, String group, Limit limit, Mode mode, int warnAtPercent,
+			CountedResponses counts) {
+		return new Policy(PolicyScope.TIER, checkedTier(tier), Dimension.KEY, keyName, group, limit, mode,
+				warnAtPercent, counts);
+	}
+
+	/**
+	 * Creates a policy of a scope other than a tier's counted per value of a key of the
+	 * application's choosing ({@link Dimension#KEY}), named
+	 * {@code <scope>-<key>-<group>}.
+	 * @param scope the scope, not {@link PolicyScope#TIER}
+	 * @param keyName the key ({@code ratelimit.keys.<key>})
+	 * @param group the endpoint group (or {@code default}; the handler of an
+	 * {@link PolicyScope#INLINE} limit)
+	 * @param limit the limit
+	 * @param mode what the policy does to a request that exceeds it
+	 * @param warnAtPercent from which share of the quota used on (1 to 99) responses
+	 * carry a warning; 0 for none
+	 * @param counts which responses count against the limit
+	 * @return the policy
+	 */
+	public static Policy keyed(PolicyScope scope, String keyName, String group, Limit limit, Mode mode,
+			int warnAtPercent, CountedResponses counts) {
+		return new Policy(scope, scopeTier(scope), Dimension.KEY, keyName, group, limit, mode, warnAtPercent, counts);
 	}
 
 	private static String checkedTier(String tier) {
@@ -146,7 +194,9 @@ public final class Policy {
 
 	/**
 	 * The policy name, {@code <tier>-<dimension>-<group>} (for example
-	 * {@code premium-user-auth}); a budget of the service is {@code service-<group>}.
+	 * {@code premium-user-auth}); a budget of the service is {@code service-<group>}; a
+	 * key's name stands for the dimension in a policy of {@link Dimension#KEY}
+	 * ({@code free-repo-default}).
 	 */
 	public String name() {
 		return this.name;
@@ -162,6 +212,22 @@ public final class Policy {
 
 	public Dimension dimension() {
 		return this.dimension;
+	}
+
+	/**
+	 * The key a policy of {@link Dimension#KEY} counts by ({@code ratelimit.keys.<key>}),
+	 * else {@code null}.
+	 */
+	public @Nullable String keyName() {
+		return this.keyName;
+	}
+
+	/**
+	 * Whose budget the policy counts, as headers, bodies and logs name it: the key's name
+	 * for {@link Dimension#KEY}, else the dimension's ({@code user}, {@code org}).
+	 */
+	public String dimensionName() {
+		return (this.keyName != null) ? this.keyName : this.dimension.key();
 	}
 
 	public String group() {
@@ -189,6 +255,7 @@ public final class Policy {
 		this.name = policy.name;
 		this.tier = policy.tier;
 		this.dimension = policy.dimension;
+		this.keyName = policy.keyName;
 		this.group = policy.group;
 		this.limit = policy.limit;
 		this.bandwidthNames = policy.bandwidthNames;
@@ -264,6 +331,21 @@ public final class Policy {
 				: inline.limit();
 		return new Policy(PolicyScope.INLINE, dimension, inline.handler(), limit, options.mode(),
 				options.warnAtPercent(), inline.counts());
+	}
+
+	/**
+	 * The policy of a limit declared on a handler counted per what its {@code per} names
+	 * (a dimension, or a key: {@code inline-<key>-<handler>}).
+	 */
+	static Policy inlinePer(InlineLimit inline, PolicyOptions options) {
+		Dimension dimension = inline.perDimension();
+		if (dimension != Dimension.KEY) {
+			return inline(inline, (dimension != null) ? dimension : Dimension.USER, options);
+		}
+		Limit limit = inline.limit().has(CalendarQuota.class) ? LimitParser.parse(inline.limit().spec(), options.zone())
+				: inline.limit();
+		return keyed(PolicyScope.INLINE, inline.per(), inline.handler(), limit, options.mode(), options.warnAtPercent(),
+				inline.counts());
 	}
 
 	/** Whether this is the per-IP backstop that applies to every tier. */

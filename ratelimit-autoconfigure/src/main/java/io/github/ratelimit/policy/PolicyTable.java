@@ -53,11 +53,14 @@ public final class PolicyTable {
 
 	private final PolicyOptions options;
 
+	private final KeyedPolicies keyed;
+
 	private PolicyTable(Map<String, Map<Dimension, Map<String, Policy>>> tiers, Map<String, Policy> backstop,
 			Map<String, Policy> service, Set<String> groups, Map<String, Policy[]> groupConcurrency,
-			PolicyOptions options) {
+			PolicyOptions options, KeyedPolicies keyed) {
 		this.tiers = tiers;
 		this.service = service;
+		this.keyed = keyed;
 		this.groupConcurrency = groupConcurrency;
 		this.options = options;
 		this.backstop = backstop;
@@ -122,7 +125,7 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
 			Set<String> groups, PolicyOptions options) {
-		return of(tiers, backstop, Map.of(), groups, options);
+		return of(tiers, backstop, Map.of(), KeyLimits.NONE, groups, options);
 	}
 
 	/**
@@ -141,6 +144,43 @@ public final class PolicyTable {
 	 */
 	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
 			Map<String, Limit> service, Set<String> groups, PolicyOptions options) {
+		return of(tiers, backstop, service, KeyLimits.NONE, groups, options);
+	}
+
+	/**
+	 * Builds the table from limits parsed already, with limits counted per value of keys
+	 * of the application's choosing, as {@link #of(Map, Map, Set, PolicyOptions)}.
+	 * @param tiers tier, then dimension key, then group, then limit
+	 * @param backstop group (or {@code default}) to limit
+	 * @param keys the limits per key, per tier and for every tier
+	 * @param groups the names of the configured endpoint groups
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
+	 * group unknown, or a group counts by outcome without a limit of its own
+	 */
+	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			KeyLimits keys, Set<String> groups, PolicyOptions options) {
+		return of(tiers, backstop, Map.of(), keys, groups, options);
+	}
+
+	/**
+	 * Builds the table from limits parsed already, with budgets of the service and limits
+	 * by key, as {@link #of(Map, Map, Set, PolicyOptions)}.
+	 * @param tiers tier, then dimension key, then group (or {@code default}, or
+	 * {@value Policy#ALL_GROUPS} for a quota on every request of the tier), then limit
+	 * @param backstop group (or {@code default}) to limit
+	 * @param service group (or {@code default}, or {@value Policy#ALL_GROUPS} for every
+	 * request) to the budget all callers share
+	 * @param keys the limits per key, per tier and for every tier
+	 * @param groups the names of the configured endpoint groups
+	 * @param options modes, soft limits, group concurrency and the quota time zone
+	 * @return the table
+	 * @throws IllegalArgumentException when a name is invalid or reserved, a dimension or
+	 * group unknown, or a group counts by outcome without a limit of its own
+	 */
+	public static PolicyTable of(Map<String, Map<String, Map<String, Limit>>> tiers, Map<String, Limit> backstop,
+			Map<String, Limit> service, KeyLimits keys, Set<String> groups, PolicyOptions options) {
 		Set<String> knownGroups = new LinkedHashSet<>(groups);
 		knownGroups.add(Classification.DEFAULT_GROUP);
 		for (String group : groups) {
@@ -157,14 +197,21 @@ public final class PolicyTable {
 					throw new IllegalArgumentException(
 							"unknown dimension '" + dimensionKey + "' in tier '" + tier + "'");
 				}
-				byDimension.put(dimension, policies(PolicyScope.TIER, tier, dimension, limits, knownGroups, options));
+				byDimension.put(dimension,
+						policies(PolicyScope.TIER, tier, dimension, null, limits, knownGroups, options));
 			});
 			tierPolicies.put(tier, byDimension);
 		});
-		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, backstop,
+		Map<String, Policy> backstopPolicies = policies(PolicyScope.BACKSTOP, BACKSTOP, Dimension.IP, null, backstop,
 				knownGroups, options);
 		Map<String, Policy> servicePolicies = policies(PolicyScope.SERVICE, PolicyScope.SERVICE.tierName(),
-				Dimension.SERVICE, service, knownGroups, options);
+				Dimension.SERVICE, null, service, knownGroups, options);
+		keys.tiers()
+			.keySet()
+			.forEach((tier) -> checkArgument(tiers.containsKey(tier), "limits by key of tier '%s', which tiers lack",
+					tier));
+		KeyedPolicies keyed = KeyedPolicies.of(keys,
+				(scope, tier, key, limits) -> policies(scope, tier, Dimension.KEY, key, limits, knownGroups, options));
 		Map<String, Policy[]> groupConcurrency = new LinkedHashMap<>();
 		options.groups().forEach((group, groupOptions) -> {
 			if (groupOptions.concurrency() > 0) {
@@ -179,10 +226,10 @@ public final class PolicyTable {
 		options.groups()
 			.forEach((group, groupOptions) -> checkArgument(
 					groupOptions.counts().all() || servicePolicies.containsKey(group)
-							|| declaresLimit(tierPolicies, backstopPolicies, group),
+							|| declaresLimit(tierPolicies, backstopPolicies, group) || keys.declares(group),
 					"group '%s' counts by outcome but declares no limit of its own", group));
 		return new PolicyTable(tierPolicies, backstopPolicies, servicePolicies,
-				Collections.unmodifiableSet(knownGroups), Map.copyOf(groupConcurrency), options);
+				Collections.unmodifiableSet(knownGroups), Map.copyOf(groupConcurrency), options, keyed);
 	}
 
 	/**
@@ -218,7 +265,7 @@ public final class PolicyTable {
 	}
 
 	private static Map<String, Policy> policies(PolicyScope scope, String tier, Dimension dimension,
-			Map<String, Limit> limits, Set<String> groups, PolicyOptions options) {
+			@Nullable String key, Map<String, Limit> limits, Set<String> groups, PolicyOptions options) {
 		Map<String, Policy> policies = new LinkedHashMap<>();
 		limits.forEach((group, configured) -> {
 			boolean tierWide = Policy.ALL_GROUPS.equals(group) && scope != PolicyScope.BACKSTOP;
@@ -229,6 +276,12 @@ public final class PolicyTable {
 			Mode mode = options.modeOf(tier, group);
 			int warnAt = options.warnAtOf(tier, group);
 			CountedResponses counts = options.group(group).counts();
+			if (key != null) {
+				policies.put(group,
+						(scope == PolicyScope.TIER) ? Policy.keyed(tier, key, group, limit, mode, warnAt, counts)
+								: Policy.keyed(scope, key, group, limit, mode, warnAt, counts));
+				return;
+			}
 			policies.put(group,
 					(scope == PolicyScope.TIER) ? new Policy(tier, dimension, group, limit, mode, warnAt, counts)
 							: new Policy(scope, dimension, group, limit, mode, warnAt, counts));
@@ -293,6 +346,9 @@ public final class PolicyTable {
 			Policy tierWide = byGroup.get(Policy.ALL_GROUPS);
 			if (tierWide != null) {
 				policies.add(tierWide);
+			}
+			if (dimension == Dimension.KEY) {
+				this.keyed.addTo(policies, tier, group, this::inherited);
 			}
 		}
 		Policy backstopPolicy = pick(this.backstop, group);
@@ -373,14 +429,18 @@ public final class PolicyTable {
 	}
 
 	/**
-	 * The policy of a handler's own limit for a caller: per user when the caller is
-	 * verified, else per client address. Built once per handler (a finite set, from
-	 * annotations).
+	 * The policy of a handler's own limit for a caller: per what its {@code per} names,
+	 * else per user when the caller is verified, else per client address. Built once per
+	 * handler (a finite set, from annotations).
 	 */
 	public Policy inline(InlineLimit limit, boolean perUser) {
-		Policy[] policies = this.inline.computeIfAbsent(limit, (key) -> new Policy[] {
-				Policy.inline(key, Dimension.USER, this.options), Policy.inline(key, Dimension.IP, this.options) });
-		return policies[perUser ? 0 : 1];
+		Policy[] policies = this.inline.computeIfAbsent(limit,
+				(key) -> key.per().isEmpty()
+						? new Policy[] { Policy.inline(key, Dimension.USER, this.options),
+								Policy.inline(key, Dimension.IP, this.options) }
+						: new Policy[] { Policy.inlinePer(key, this.options) });
+		// a limit whose per names whom it counts has one policy, whoever calls
+		return policies[(perUser || policies.length == 1) ? 0 : 1];
 	}
 
 	/**
@@ -392,6 +452,7 @@ public final class PolicyTable {
 		for (String tier : this.tiers.keySet()) {
 			policies.addAll(policies(tier, group));
 		}
+		policies.addAll(backstop(group));
 		Policy backstopPolicy = pick(this.backstop, group);
 		if (backstopPolicy != null) {
 			policies.add(backstopPolicy);

@@ -29,7 +29,9 @@ import io.github.ratelimit.policy.TokenBucket;
  * ({@code org-all}). An override counts in the buckets of the tier limit it replaces. The
  * login protection's budgets live under {@code <prefix>login:}. A budget of the service
  * is one key per group that every caller shares ({@code rl:service:export:1a2b3c4d:all}):
- * in Redis Cluster, one slot and a hot key.</li>
+ * in Redis Cluster, one slot and a hot key. A limit by a key of the application's
+ * choosing names the key after the scope: {@code key.repo}, {@code key-inline.repo},
+ * {@code key-backstop.tenant}.</li>
  * <li>The shape is the kinds and windows of the limit's items, not their amounts: a limit
  * changed to other amounts (or an override) keeps the buckets and the tokens spent in
  * them; a limit over other windows gets fresh ones instead of state shaped for the old
@@ -37,8 +39,9 @@ import io.github.ratelimit.policy.TokenBucket;
  * {@code 1/rate} ms), and each kind has its own: a window changed from fixed to sliding
  * starts afresh.</li>
  * <li>Ids are escaped: plain short ids stay readable for operators; anything longer or
- * with other characters is replaced by a hash, so no caller input can reach into another
- * key or bloat the store.</li>
+ * with other characters (braces of a Redis Cluster hash tag among them) is replaced by a
+ * hash, so no caller input can reach into another key, pick its cluster slot or bloat the
+ * store.</li>
  * </ul>
  * A policy's key prefix is computed on its first request and kept with the policy
  * ({@link Policy#storageSlot()}): a key costs one concatenation, and no lookup.
@@ -106,6 +109,12 @@ public final class StoreKeys {
 				|| kind == PolicyScope.GROUP;
 		String scope = ownScope ? dimension.key() + "-" + (tierWide ? Policy.ALL_GROUPS : policy.tier())
 				: dimension.key();
+		String keyName = policy.keyName();
+		if (keyName != null) {
+			// after the first '.', which no scope holds: a key's name cannot pass for a
+			// scope, nor one key's for another's
+			scope = scope + "." + keyName;
+		}
 		// a namespace of its own: no tier or group of the application can share these
 		// buckets
 		String namespace = (kind == PolicyScope.LOGIN) ? this.prefix + policy.tier() + ":" : this.prefix;

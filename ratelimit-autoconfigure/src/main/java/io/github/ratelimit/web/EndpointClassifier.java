@@ -15,6 +15,7 @@ import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.util.pattern.PathPattern;
 
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.PathVariables;
 
 /**
  * Step two of the pipeline: which endpoint group a request is in and what it costs.
@@ -181,9 +182,20 @@ public final class EndpointClassifier {
 			if (annotation.cost() > 0) {
 				cost = annotation.cost();
 			}
-			return Classification.of(group, cost).withInline(annotation.inline());
+			return withVariables(Classification.of(group, cost).withInline(annotation.inline()), path, template,
+					annotation, configured);
 		}
-		return Classification.of(group, cost);
+		return withVariables(Classification.of(group, cost), path, template, null, configured);
+	}
+
+	// a template stands for no request: it has no values to read
+	private static Classification withVariables(Classification classification, PathContainer path,
+			@Nullable String template, @Nullable EndpointRule annotation, @Nullable EndpointRule configured) {
+		if (template != null) {
+			return classification;
+		}
+		PathVariables variables = MatchedPathVariables.of(path, annotation, configured);
+		return (variables != PathVariables.NONE) ? classification.withPathVariables(variables) : classification;
 	}
 
 	/**

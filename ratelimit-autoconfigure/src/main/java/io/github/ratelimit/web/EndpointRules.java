@@ -123,10 +123,16 @@ public final class EndpointRules {
 					"count shapes the handler's own limit, and it declares none",
 					"@RateLimited(limit = \"10/1m\", count = \"" + counts.spec() + "\")");
 		}
+		String per = annotation.per().strip();
+		if (!per.isEmpty() && annotation.limit().isBlank()) {
+			throw new InvalidRateLimitConfigurationException("@RateLimited(per) of " + handler, per,
+					"per says whom the handler's own limit counts per, and it declares none",
+					"@RateLimited(limit = \"10/1m\", per = \"" + per + "\")");
+		}
 		InlineLimit inline = null;
 		if (!annotation.limit().isBlank()) {
 			try {
-				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()), counts);
+				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()), counts, per);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRateLimitConfigurationException("@RateLimited(limit) of " + handler,

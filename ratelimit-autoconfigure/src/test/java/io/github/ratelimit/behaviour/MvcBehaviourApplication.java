@@ -98,6 +98,18 @@ public class MvcBehaviourApplication {
 			return "pong";
 		}
 
+		@GetMapping("/api/repos/{repo}/issues")
+		Map<String, String> issues(@PathVariable String repo) {
+			return Map.of("repo", repo);
+		}
+
+		/** Starring counts per repository of the path (the key {@code repo}). */
+		@RateLimited(limit = "2/1h", per = "repo")
+		@GetMapping("/api/repos/{repo}/stars")
+		Map<String, String> stars(@PathVariable String repo) {
+			return Map.of("starred", repo);
+		}
+
 		@GetMapping("/api/thread")
 		String thread() {
 			return Thread.currentThread().getName();

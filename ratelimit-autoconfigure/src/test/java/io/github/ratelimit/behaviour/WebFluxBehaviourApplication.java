@@ -114,6 +114,18 @@ public class WebFluxBehaviourApplication {
 			return Mono.just("pong");
 		}
 
+		@GetMapping("/api/repos/{repo}/issues")
+		Mono<Map<String, String>> issues(@PathVariable String repo) {
+			return Mono.just(Map.of("repo", repo));
+		}
+
+		/** Starring counts per repository of the path (the key {@code repo}). */
+		@RateLimited(limit = "2/1h", per = "repo")
+		@GetMapping("/api/repos/{repo}/stars")
+		Mono<Map<String, String>> stars(@PathVariable String repo) {
+			return Mono.just(Map.of("starred", repo));
+		}
+
 		@GetMapping("/api/thread")
 		Mono<String> thread() {
 			return Mono.fromSupplier(() -> Thread.currentThread().getName());

@@ -12,7 +12,10 @@ import tools.jackson.databind.json.JsonMapper;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
+import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
 
@@ -68,6 +71,30 @@ class ProblemDetailsBodyWriterTests {
 		assertThat(body.get("reset_at").stringValue()).isEqualTo("2026-01-17T12:34:56Z");
 		assertThat(body.get("policy").stringValue()).isEqualTo("100;w=60");
 		assertThat(body.get("request_id").stringValue()).isEqualTo("7f9c2b1e4d");
+	}
+
+	@Test
+	void refusalByAKeyNamesTheKeyAndTheValueTheCallerSent() {
+		Policy repo = Policy.keyed("premium", "repo", "repos", LimitParser.parse("10/1m"), Mode.ENFORCE, 0,
+				CountedResponses.ALL);
+		JsonNode body = read(rejected(ALICE, "repos", violated(repo, 0, "acme-app", 6)), "id");
+		assertThat(body.get("scope").stringValue()).isEqualTo("repo");
+		assertThat(body.get("violated-policies").get(0).stringValue()).isEqualTo("premium-repo-repos");
+		assertThat(body.get("detail").stringValue())
+			.isEqualTo("Request rate exceeded for repo 'acme-app'. Retry after 6 seconds.");
+	}
+
+	@Test
+	void aKeyValueBreaksNeitherTheJsonNorTheDetailsLength() {
+		Policy tenant = Policy.keyed(PolicyScope.BACKSTOP, "tenant", "default", LimitParser.parse("10/1m"),
+				Mode.ENFORCE, 0, CountedResponses.ALL);
+		String forged = "\"}, \"status\": 200, \"x\": \"\n\u0000" + "y".repeat(200);
+		JsonNode body = read(rejected(ALICE, "default", violated(tenant, 0, forged, 6)), "id");
+		assertThat(body.get("status").longValue()).isEqualTo(429);
+		assertThat(body.get("scope").stringValue()).isEqualTo("tenant");
+		String detail = body.get("detail").stringValue();
+		assertThat(detail).startsWith("Request rate exceeded for tenant '" + forged.substring(0, 64) + "\u2026'");
+		assertThat(detail.length()).isLessThan(140);
 	}
 
 	@Test

@@ -166,4 +166,41 @@ class PolicyTableTests {
 		assertThat(PolicyTable.isReservedTier("premium")).isFalse();
 	}
 
+	@Test
+	void limitsByKeyStandAtTheKeyDimensionsPlaceAndNameTheirKey() {
+		Limit limit = LimitParser.parse("10/1m");
+		PolicyTable table = PolicyTable.of(
+				Map.of("free", Map.of("user", Map.of("default", limit), "ip", Map.of("default", limit))),
+				Map.of("default", limit), new KeyLimits(Map.of("free", Map.of("tenant", Map.of("default", limit))),
+						Map.of("repo", Map.of("repos", limit))),
+				Set.of("repos"), PolicyOptions.DEFAULTS);
+		// tie-break order: org, user, token, then keys, then ip; every tier's after the
+		// tier's own
+		assertThat(table.policies("free", "repos")).extracting(Policy::name)
+			.containsExactly("free-user-default", "free-tenant-default", "backstop-repo-repos", "free-ip-default",
+					"backstop-ip-default");
+		assertThat(table.policies("free", "repos").get(1).keyName()).isEqualTo("tenant");
+		assertThat(table.policies("free", "repos").get(1).dimension()).isEqualTo(Dimension.KEY);
+		assertThat(table.backstop("repos")).extracting(Policy::name)
+			.containsExactly("backstop-repo-repos", "backstop-ip-default");
+		assertThat(table.policiesOfGroup("repos")).extracting(Policy::name).contains("backstop-repo-repos");
+	}
+
+	@Test
+	void limitsByKeyAreCheckedAsTheTiersAre() {
+		Limit limit = LimitParser.parse("10/1m");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> PolicyTable.of(Map.of(), Map.of(),
+					new KeyLimits(Map.of(), Map.of("ip", Map.of("default", limit))), Set.of(), PolicyOptions.DEFAULTS))
+			.withMessageContaining("invalid key name 'ip'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> PolicyTable.of(Map.of(), Map.of(),
+					new KeyLimits(Map.of(), Map.of("repo", Map.of("repos", limit))), Set.of(), PolicyOptions.DEFAULTS))
+			.withMessageContaining("unknown endpoint group 'repos'");
+		assertThatIllegalArgumentException().isThrownBy(() -> PolicyTable.of(Map.of(), Map.of(),
+				new KeyLimits(Map.of("gold", Map.of("repo", Map.of("default", limit))), Map.of()), Set.of(),
+				PolicyOptions.DEFAULTS))
+			.withMessageContaining("tier 'gold'");
+	}
+
 }

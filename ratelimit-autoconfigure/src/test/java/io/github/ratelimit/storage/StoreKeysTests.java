@@ -9,8 +9,10 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.KeyLimits;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
@@ -136,6 +138,49 @@ class StoreKeysTests {
 		assertThat(app2.key(policy, "alice")).startsWith("app2:");
 		assertThat(app1.key(policy, "alice")).startsWith("app1:");
 		assertThat(new StoreKeys("app1:").key(policy, "bob")).isEqualTo(app1.key(policy, "bob"));
+	}
+
+	@Test
+	void keysOfTheApplicationsChoosingNameTheKeyAndKeepEveryScopeApart() {
+		PolicyTable table = PolicyTable.of(Map.of("free", Map.of()), Map.of(),
+				new KeyLimits(Map.of("free", Map.of("repo", Map.of("default", LimitParser.parse("10/1m")))),
+						Map.of("repo", Map.of("default", LimitParser.parse("10/1m")))),
+				Set.of(), PolicyOptions.DEFAULTS);
+		assertThat(table.policies("free", "default")).extracting((policy) -> KEYS.key(policy, "acme-app"))
+			.containsExactly("rl:key.repo:default:1eae94a5:acme-app", "rl:key-backstop.repo:default:1eae94a5:acme-app");
+		Policy inline = table
+			.inline(new InlineLimit("Repos.issues", LimitParser.parse("10/1m"), CountedResponses.ALL, "repo"), true);
+		assertThat(inline.name()).isEqualTo("inline-repo-Repos.issues");
+		assertThat(KEYS.key(inline, "acme-app")).isEqualTo("rl:key-inline.repo:Repos.issues:1eae94a5:acme-app");
+		// another key of the same values: other buckets
+		Policy tenant = keyed("tenant");
+		assertThat(KEYS.key(tenant, "acme-app")).isNotEqualTo(KEYS.key(keyed("repo"), "acme-app"));
+		assertThat(KEYS.key(tenant, "acme-app")).isNotEqualTo(
+				KEYS.key(new Policy("free", Dimension.USER, "default", LimitParser.parse("10/1m")), "acme-app"));
+	}
+
+	@Test
+	void keyValuesThatCouldForgeAnotherKeyOrPickASlotAreHashed() {
+		Policy repo = keyed("repo");
+		String plain = KEYS.key(repo, "acme-app");
+		String prefix = plain.substring(0, plain.length() - "acme-app".length());
+		// a value shaped as the tail of another key, a hash tag, a separator, a control
+		// character, a long value: each ends in a hash of its own, under the policy's
+		// prefix
+		for (String forged : new String[] { "acme-app\nrl:user:default:1eae94a5:alice", "{slot}", "x{a}y", "acme app",
+				"acme\u0000", "#abc", "a".repeat(65), "" }) {
+			String key = KEYS.key(repo, forged);
+			assertThat(key).as(forged).startsWith(prefix);
+			String id = key.substring(prefix.length());
+			assertThat(id).as(forged).startsWith("#").hasSize(23).doesNotContain("{", "}", ":", "\n");
+			assertThat(id).isEqualTo(StoreKeys.hashed(forged));
+		}
+		// distinct values, distinct buckets
+		assertThat(KEYS.key(repo, "{slot}")).isNotEqualTo(KEYS.key(repo, "x{a}y"));
+	}
+
+	private static Policy keyed(String key) {
+		return Policy.keyed("free", key, "default", LimitParser.parse("10/1m"), Mode.ENFORCE, 0, CountedResponses.ALL);
 	}
 
 }

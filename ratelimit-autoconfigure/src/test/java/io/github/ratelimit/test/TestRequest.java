@@ -21,6 +21,8 @@ public final class TestRequest implements ClientRequest {
 
 	private @Nullable Object principal;
 
+	private Map<String, String> pathVariables = Map.of();
+
 	private final String method;
 
 	private final String path;
@@ -48,6 +50,12 @@ public final class TestRequest implements ClientRequest {
 	/** Adds a field line (a header may have several). */
 	public TestRequest header(String name, String value) {
 		this.headers.computeIfAbsent(name, (key) -> new ArrayList<>()).add(value);
+		return this;
+	}
+
+	/** The variables of the path pattern that classified the request. */
+	public TestRequest pathVariables(Map<String, String> variables) {
+		this.pathVariables = Map.copyOf(variables);
 		return this;
 	}
 
@@ -85,6 +93,11 @@ public final class TestRequest implements ClientRequest {
 	@Override
 	public @Nullable Object principal() {
 		return this.principal;
+	}
+
+	@Override
+	public @Nullable String pathVariable(String name) {
+		return this.pathVariables.get(name);
 	}
 
 }

@@ -10,6 +10,7 @@ import org.springframework.http.server.RequestPath;
 import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
+import io.github.ratelimit.policy.PathVariables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -146,6 +147,42 @@ class EndpointClassifierTests {
 		return all;
 	}
 
+	@Test
+	void pathVariablesComeFromTheHandlersMappingThenTheGroupsPattern() {
+		EndpointClassifier classifier = new EndpointClassifier(List.of(),
+				EndpointRules.group("ratelimit.groups.repos", "repos", List.of("/v1/repos/{owner}/{repo}/**"),
+						List.of(), 1),
+				() -> List.of(EndpointRules.annotated(EndpointRules.parse("/v1/repos/{owner}/{name}/issues/{id}"),
+						Set.of("GET"), annotation("perRepo"), "Handlers.perRepo")));
+		Classification issue = classifier.classify("GET",
+				RequestPath.parse("/v1/repos/acme/my%20app/issues/7", null).pathWithinApplication());
+		assertThat(issue.group()).isEqualTo("repos");
+		assertThat(issue.inline().per()).isEqualTo("repo");
+		assertThat(issue.pathVariables().get("name")).isEqualTo("my app");
+		assertThat(issue.pathVariables().get("id")).isEqualTo("7");
+		// the group's pattern names the same segment otherwise
+		assertThat(issue.pathVariables().get("repo")).isEqualTo("my app");
+		assertThat(issue.pathVariables().get("missing")).isNull();
+		Classification other = classifier.classify("GET",
+				RequestPath.parse("/v1/repos/acme/lib/pulls", null).pathWithinApplication());
+		assertThat(other.pathVariables().get("repo")).isEqualTo("lib");
+		assertThat(other.pathVariables().get("id")).isNull();
+		// no pattern with variables classified it: nothing to read
+		assertThat(classifier.classify("GET", RequestPath.parse("/v2/x", null).pathWithinApplication()).pathVariables())
+			.isSameAs(PathVariables.NONE);
+	}
+
+	@Test
+	void perWithoutALimitOfTheHandlersOwnStopsTheStart() {
+		assertThatExceptionOfType(InvalidRateLimitConfigurationException.class)
+			.isThrownBy(() -> EndpointRules.annotated(EndpointRules.parse("/x"), Set.of(),
+					annotation("perWithoutLimit"), "Handlers.perWithoutLimit"))
+			.satisfies((ex) -> {
+				assertThat(ex.getProperty()).isEqualTo("@RateLimited(per) of Handlers.perWithoutLimit");
+				assertThat(ex.getExample()).isEqualTo("@RateLimited(limit = \"10/1m\", per = \"repo\")");
+			});
+	}
+
 	private static RateLimited annotation(String method) {
 		try {
 			return Handlers.class.getDeclaredMethod(method).getAnnotation(RateLimited.class);
@@ -171,6 +208,14 @@ class EndpointClassifierTests {
 
 		@RateLimited(limit = "2/1m")
 		void own() {
+		}
+
+		@RateLimited(limit = "2/1m", per = "repo")
+		void perRepo() {
+		}
+
+		@RateLimited(per = "repo")
+		void perWithoutLimit() {
 		}
 
 		@RateLimited(limit = "two a minute")

@@ -6,8 +6,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
+import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
 import io.github.ratelimit.storage.LimitCheck;
@@ -116,6 +118,26 @@ class InMemoryAddressFloodTests {
 		this.store.cleanUp();
 		assertThat(this.store.identifiedSize()).isLessThanOrEqualTo(MAX_IDENTIFIED_KEYS);
 		assertThat(this.store.identifiedEvictions()).isPositive();
+	}
+
+	@Test
+	void aFloodOfKeyValuesEvictsOnlyBucketsOfCallerInput() {
+		// a key's values are caller input, as addresses are: a header that rotates them
+		// must not evict what verified callers spent
+		Policy tenant = Policy.keyed("anonymous", "tenant", "default", LimitParser.parse("60/1m", ZoneOffset.UTC),
+				Mode.ENFORCE, 0, CountedResponses.ALL);
+		LimitCheck paula = check(this.user, "paula");
+		for (int i = 0; i < 60; i++) {
+			assertThat(decide(paula).admitted()).isTrue();
+		}
+		for (int i = 0; i < 20_000; i++) {
+			decide(check(tenant, "tenant-" + i));
+		}
+		this.store.cleanUp();
+		assertThat(decide(paula).admitted()).as("the user's spent hour").isFalse();
+		assertThat(this.store.identifiedEvictions()).isZero();
+		assertThat(this.store.identifiedSize()).isOne();
+		assertThat(this.store.addressSize()).isLessThanOrEqualTo(MAX_ADDRESS_KEYS);
 	}
 
 }
