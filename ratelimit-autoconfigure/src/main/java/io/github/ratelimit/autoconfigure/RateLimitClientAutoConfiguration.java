@@ -20,7 +20,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
-import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.github.ratelimit.client.ClientEvents;
@@ -35,8 +34,8 @@ import io.github.ratelimit.client.RateLimitExchangeFilterFunction;
  * The calling side, opt-in ({@code ratelimit.client.enabled=true}): one
  * {@link RateLimitClient} for the application, and customizers that put it in front of
  * every {@code RestClient.Builder}, {@code RestTemplateBuilder} and
- * {@code WebClient.Builder} Boot hands out (so also in the HTTP interface clients built on
- * them), each when its builder is on the class path.
+ * {@code WebClient.Builder} Boot hands out (so also in the HTTP interface clients built
+ * on them), each when its builder is on the class path.
  * <p>
  * The interceptor and the filter go first in their builder's list, whatever order the
  * customizers run in: the interceptors and filters after them (authentication, signing,
@@ -44,8 +43,7 @@ import io.github.ratelimit.client.RateLimitExchangeFilterFunction;
  * observation per call, with the status the caller got; the attempts show in the
  * {@code ratelimit.client.*} meters.
  */
-@AutoConfiguration(afterName = {
-		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+@AutoConfiguration(afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @Conditional(OnRateLimitClientEnabledCondition.class)
@@ -71,6 +69,12 @@ public final class RateLimitClientAutoConfiguration {
 		return new ClientRetrySettings(client.getMaxAttempts(), client.getMaxDelay(), client.getMaxTotalWait(),
 				client.getInitialBackoff(), client.getJitter(), client.isPacing(), client.getBreakerThreshold(),
 				client.getBreakerOpenFor(), client.getWarnRemainingPercent());
+	}
+
+	// first, and once: a builder customized twice (or also by hand) still waits once
+	private static <T> void addFirst(List<? super T> list, T element) {
+		list.removeIf(element.getClass()::isInstance);
+		list.add(0, element);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -131,12 +135,6 @@ public final class RateLimitClientAutoConfiguration {
 			return (builder) -> builder.filters((filters) -> addFirst(filters, filter));
 		}
 
-	}
-
-	// first, and once: a builder customized twice (or also by hand) still waits once
-	private static <T> void addFirst(List<? super T> list, T element) {
-		list.removeIf(element.getClass()::isInstance);
-		list.add(0, element);
 	}
 
 }

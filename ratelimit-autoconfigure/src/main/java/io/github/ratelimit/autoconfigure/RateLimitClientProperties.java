@@ -63,8 +63,8 @@ public class RateLimitClientProperties {
 	private Duration breakerOpenFor = Duration.ofSeconds(30);
 
 	/**
-	 * A WARN hint, at most once a minute per host, when at most this share of a policy
-	 * is left (percent, 0 to 100; 0: no hint).
+	 * A WARN hint, at most once a minute per host, when at most this share of a policy is
+	 * left (percent, 0 to 100; 0: no hint).
 	 */
 	private int warnRemainingPercent = 10;
 

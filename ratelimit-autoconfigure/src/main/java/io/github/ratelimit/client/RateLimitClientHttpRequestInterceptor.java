@@ -67,7 +67,7 @@ public final class RateLimitClientHttpRequestInterceptor implements ClientHttpRe
 					response.getHeaders()::getOrEmpty, () -> problemBody(response));
 			if (decision instanceof ClientDecision.Retry retry) {
 				response.close();
-				waitFor(retry.wait());
+				waitFor(retry.delay());
 			}
 			else if (decision instanceof ClientDecision.GiveUp giveUp) {
 				response.close();

@@ -26,9 +26,9 @@ import reactor.core.scheduler.Schedulers;
  * untouched.
  * <p>
  * Non-blocking: waits are {@code Mono.delay} on a {@link Scheduler} (Reactor's parallel
- * one unless given), never a sleeping thread. A retry subscribes to the request again,
- * so its body must be one that can be written twice ({@code bodyValue}, or a publisher
- * that can be subscribed to again). Added by hand:
+ * one unless given), never a sleeping thread. A retry subscribes to the request again, so
+ * its body must be one that can be written twice ({@code bodyValue}, or a publisher that
+ * can be subscribed to again). Added by hand:
  * {@code WebClient.builder().filter(new RateLimitExchangeFilterFunction(client))}; the
  * filters after it run again for every attempt.
  */
@@ -68,9 +68,12 @@ public final class RateLimitExchangeFilterFunction implements ExchangeFilterFunc
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-		return Mono.defer(() -> send(this.client.start(request.method().name(), request.url(),
-				request.headers().containsHeader(RateLimitClientHttpRequestInterceptor.IDEMPOTENCY_KEY)), request,
-				next));
+		return Mono.defer(
+				() -> send(
+						this.client.start(request.method().name(), request.url(),
+								request.headers()
+									.containsHeader(RateLimitClientHttpRequestInterceptor.IDEMPOTENCY_KEY)),
+						request, next));
 	}
 
 	private Mono<ClientResponse> send(ClientCall call, ClientRequest request, ExchangeFunction next) {
@@ -107,7 +110,7 @@ public final class RateLimitExchangeFilterFunction implements ExchangeFilterFunc
 				() -> (body != null) ? body : new byte[0]);
 		if (decision instanceof ClientDecision.Retry retry) {
 			Mono<Void> released = (body != null) ? Mono.empty() : response.releaseBody();
-			return released.then(after(retry.wait(), Mono.defer(() -> send(call, request, next))));
+			return released.then(after(retry.delay(), Mono.defer(() -> send(call, request, next))));
 		}
 		if (decision instanceof ClientDecision.GiveUp giveUp) {
 			Mono<Void> released = (body != null) ? Mono.empty() : response.releaseBody();
@@ -129,7 +132,8 @@ public final class RateLimitExchangeFilterFunction implements ExchangeFilterFunc
 		return Mono.delay(wait, this.scheduler).then(then);
 	}
 
-	// the statuses a client gives up on (ClientCall's rules): 429, and 503 with Retry-After
+	// the statuses a client gives up on (ClientCall's rules): 429, and 503 with
+	// Retry-After
 	private static boolean mayGiveUp(int status, HeaderLookup headers) {
 		return status == TOO_MANY_REQUESTS
 				|| (status == SERVICE_UNAVAILABLE && !headers.values(HttpHeaders.RETRY_AFTER).isEmpty());

@@ -30,8 +30,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 import io.github.ratelimit.client.ClientCall;
 import io.github.ratelimit.client.ClientDecision;
 import io.github.ratelimit.client.ClientEvents;
-import io.github.ratelimit.client.HeaderLookup;
 import io.github.ratelimit.client.ClientRetrySettings;
+import io.github.ratelimit.client.HeaderLookup;
 import io.github.ratelimit.client.LoggingClientEvents;
 import io.github.ratelimit.client.MicrometerClientEvents;
 import io.github.ratelimit.client.RateLimitClient;
@@ -48,10 +48,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RateLimitClientAutoConfigurationTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RateLimitClientAutoConfiguration.class,
-				RestClientAutoConfiguration.class, RestTemplateAutoConfiguration.class,
-				WebClientAutoConfiguration.class));
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(RateLimitClientAutoConfiguration.class, RestClientAutoConfiguration.class,
+					RestTemplateAutoConfiguration.class, WebClientAutoConfiguration.class));
 
 	@Test
 	void isOffByDefault() {
@@ -71,8 +70,8 @@ class RateLimitClientAutoConfigurationTests {
 	void putsTheInterceptorFirstInEveryRestClientBuilder() {
 		this.runner.withPropertyValues("ratelimit.client.enabled=true")
 			.withBean(RestClientCustomizer.class,
-					() -> (builder) -> builder.requestInterceptor((request, body, execution) -> execution
-						.execute(request, body)))
+					() -> (builder) -> builder
+						.requestInterceptor((request, body, execution) -> execution.execute(request, body)))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RateLimitClient.class);
 				List<ClientHttpRequestInterceptor> interceptors = interceptors(context);
@@ -113,8 +112,7 @@ class RateLimitClientAutoConfigurationTests {
 			builder.requestInterceptors(interceptors::addAll);
 			assertThat(interceptors).filteredOn(RateLimitClientHttpRequestInterceptor.class::isInstance).hasSize(1);
 			RestTemplateCustomizer customizer = context.getBean(RestTemplateCustomizer.class);
-			RestTemplate restTemplate = context.getBean(RestTemplateBuilder.class)
-				.build();
+			RestTemplate restTemplate = context.getBean(RestTemplateBuilder.class).build();
 			customizer.customize(restTemplate);
 			assertThat(restTemplate.getInterceptors()).hasSize(1);
 		});

@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * RestClient, RestTemplate and WebClient against a fake API that answers scripted
  * responses: the wait each client takes is the one the response asked for (every header
- * family our servers write, GitHub's epoch reset, {@code Retry-After} as seconds and as
- * a date), extended by at most the jitter; what must not be retried goes on the wire
- * once; a call that runs out of attempts or time fails with what a caller needs.
+ * family our servers write, GitHub's epoch reset, {@code Retry-After} as seconds and as a
+ * date), extended by at most the jitter; what must not be retried goes on the wire once;
+ * a call that runs out of attempts or time fails with what a caller needs.
  */
 class RateLimitClientFakeServerTests {
 
@@ -51,7 +51,8 @@ class RateLimitClientFakeServerTests {
 
 	static Stream<Arguments> refusals() {
 		long resetEpoch = TestClock.START.plus(WAIT).getEpochSecond();
-		String retryDate = DateTimeFormatter.RFC_1123_DATE_TIME.format(TestClock.START.plus(WAIT).atOffset(ZoneOffset.UTC));
+		String retryDate = DateTimeFormatter.RFC_1123_DATE_TIME
+			.format(TestClock.START.plus(WAIT).atOffset(ZoneOffset.UTC));
 		List<Arguments> refusals = List.of(
 				Arguments.of("ietf",
 						Reply.status(429)
@@ -114,8 +115,8 @@ class RateLimitClientFakeServerTests {
 		Caller caller = adapter.caller(client(ClientRetrySettings.DEFAULTS), this.clock);
 		assertThat(caller.call("POST", this.server.uri("/orders"), "order-1")).isEqualTo(200);
 		assertThat(this.server.received()).hasSize(2)
-			.allSatisfy((received) -> assertThat(received).isEqualTo(new Received("POST", "/orders", "order-1",
-					"{\"order\":1}")));
+			.allSatisfy((received) -> assertThat(received)
+				.isEqualTo(new Received("POST", "/orders", "order-1", "{\"order\":1}")));
 		assertThat(total(caller.waits())).isBetween(WAIT, WAIT.plus(JITTER));
 	}
 

@@ -12,8 +12,8 @@ import reactor.core.scheduler.Scheduler;
 /**
  * A scheduler that records every delay asked of it ({@code Mono.delay}), moves the test
  * clock by it and runs the task at once: a reactive client's waits, recorded and never
- * waited, also when the response that asked for them came over a real connection (where
- * a virtual-time scheduler could only be advanced after the fact).
+ * waited, also when the response that asked for them came over a real connection (where a
+ * virtual-time scheduler could only be advanced after the fact).
  */
 final class RecordingScheduler implements Scheduler {
 
