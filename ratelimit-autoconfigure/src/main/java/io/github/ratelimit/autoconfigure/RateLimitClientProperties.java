@@ -52,7 +52,7 @@ public class RateLimitClientProperties {
 
 	/**
 	 * Consecutive 429 responses from one host that open its breaker: calls to that host
-	 * then fail at once, without a request, for breaker-open-for.
+	 * then fail at once, without a request, for breaker-open-for (0: no breaker).
 	 */
 	private int breakerThreshold = 5;
 
