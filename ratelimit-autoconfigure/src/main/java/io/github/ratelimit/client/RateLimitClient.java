@@ -2,8 +2,12 @@ package io.github.ratelimit.client;
 
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The calling side's rate-limit logic, shared by every call of an application: which
@@ -11,13 +15,24 @@ import java.util.random.RandomGenerator;
  * and a breaker per host. Thread-safe. HTTP library adapters start a {@link ClientCall}
  * per logical call and ask it before each attempt and after each response.
  * <p>
- * Pacing and breaker state is kept per host ({@code host[:port]}), for at most
- * {@value #MAX_HOSTS} hosts (the least recently used is dropped).
+ * Pacing: a response that shows a policy exhausted (IETF {@code r=0}, a {@code Remaining}
+ * of 0, or a 429) holds the next requests to its host until the server's wait is over or
+ * a response shows that policy with quota again. Breaker: {@code breaker-threshold}
+ * consecutive 429s from a host open its breaker for {@code breaker-open-for} (or the
+ * server's wait if longer); while it is open, calls throw {@link RateLimitedException}
+ * without sending, and any response but a 429 or 503 closes it.
+ * <p>
+ * State is kept per host ({@code host[:port]}), for at most {@value #MAX_HOSTS} hosts
+ * (the least recently used is dropped).
  */
 public final class RateLimitClient {
 
 	/** The most hosts whose holds and breakers are remembered. */
 	public static final int MAX_HOSTS = 1024;
+
+	private static final int TOO_MANY_REQUESTS = 429;
+
+	private static final int SERVICE_UNAVAILABLE = 503;
 
 	private final ClientRetrySettings settings;
 
@@ -26,6 +41,8 @@ public final class RateLimitClient {
 	private final RandomGenerator random;
 
 	private final ClientEvents events;
+
+	private final HostStates hosts = new HostStates(MAX_HOSTS);
 
 	/**
 	 * Creates a client.
@@ -69,6 +86,76 @@ public final class RateLimitClient {
 	 */
 	public ClientRetrySettings settings() {
 		return this.settings;
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	ClientEvents events() {
+		return this.events;
+	}
+
+	HostStates hosts() {
+		return this.hosts;
+	}
+
+	/**
+	 * Records what a response says about its host.
+	 * @return the host's state, or {@code null} when nothing is remembered of it
+	 */
+	@Nullable HostState observe(String host, RateLimitSignals signals, Instant now) {
+		int status = signals.status();
+		boolean refused = status == TOO_MANY_REQUESTS;
+		Duration hint = signals.waitHint();
+		boolean hold = this.settings.pacing() && hint != null && (refused || signals.exhausted());
+		HostState state = (refused || hold) ? this.hosts.get(host) : this.hosts.find(host);
+		String policy = (signals.policy() != null) ? signals.policy() : HostState.UNNAMED;
+		if (state != null) {
+			if (hold) {
+				state.hold(policy, now.plus(hint));
+			}
+			else if (signals.remaining() != null && signals.remaining() > 0) {
+				state.release(policy);
+			}
+			if (refused) {
+				state.refused(now, this.settings.breakerThreshold(), this.settings.breakerOpenFor(), hint);
+			}
+			else if (status != SERVICE_UNAVAILABLE) {
+				state.answered();
+			}
+		}
+		fewRemaining(host, signals);
+		return state;
+	}
+
+	private void fewRemaining(String host, RateLimitSignals signals) {
+		Long limit = signals.limit();
+		Long remaining = signals.remaining();
+		int percent = this.settings.warnRemainingPercent();
+		if (percent > 0 && limit != null && remaining != null && limit > 0 && remaining * 100 <= limit * percent) {
+			this.events.fewRemaining(host, signals.policy(), remaining, limit);
+		}
+	}
+
+	/** A uniform random share of the jitter, so clients refused together spread out. */
+	Duration jitter() {
+		long millis = this.settings.jitter().toMillis();
+		return (millis > 0) ? Duration.ofMillis(this.random.nextLong(millis + 1)) : Duration.ZERO;
+	}
+
+	/**
+	 * Capped exponential backoff with full jitter: a uniform random wait up to
+	 * {@code initial-backoff} doubled per earlier attempt, capped by {@code max-delay}.
+	 * @param attempts the requests sent so far
+	 */
+	Duration backoff(int attempts) {
+		long cap = Math.max(1, this.settings.initialBackoff().toMillis());
+		long max = this.settings.maxDelay().toMillis();
+		for (int i = 1; i < attempts && cap < max; i++) {
+			cap *= 2;
+		}
+		return Duration.ofMillis(this.random.nextLong(Math.min(cap, max) + 1));
 	}
 
 }
