@@ -46,6 +46,8 @@ public record RateLimitSignals(int status, @Nullable Duration retryAfter, @Nulla
 
 	private static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
 
+	private static final int MAX_NAME_LENGTH = 128;
+
 	/**
 	 * Reads the signals of a response.
 	 * @param status the response status
@@ -156,7 +158,7 @@ public record RateLimitSignals(int status, @Nullable Duration retryAfter, @Nulla
 				break;
 			}
 		}
-		return new Reading(limit, closestRemaining, closestReset, closest.value());
+		return new Reading(limit, closestRemaining, closestReset, name(closest.value()));
 	}
 
 	private static boolean later(@Nullable Duration reset, @Nullable Duration than) {
@@ -203,22 +205,25 @@ public record RateLimitSignals(int status, @Nullable Duration retryAfter, @Nulla
 		if (limit == null && policyHeader == null) {
 			limit = HeaderValues.integer(headers.first(RATE_LIMIT_POLICY));
 		}
-		String policy = (policyHeader != null) ? resource(headers.first(policyHeader)) : null;
+		String policy = (policyHeader != null) ? name(headers.first(policyHeader)) : null;
 		return new Reading(limit, remaining, reset, policy);
 	}
 
-	/** GitHub's resource name ({@code core}, {@code search}) when it is a plain token. */
-	private static @Nullable String resource(@Nullable String value) {
+	/**
+	 * A policy name from the server ({@code ietf}'s member, GitHub's resource), kept only
+	 * when it is short printable ASCII, since it reaches logs.
+	 */
+	private static @Nullable String name(@Nullable String value) {
 		if (value == null) {
 			return null;
 		}
 		String name = value.trim();
-		if (name.isEmpty() || name.length() > 64) {
+		if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
 			return null;
 		}
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
-			if (c <= 0x20 || c > 0x7E) {
+			if (c < 0x20 || c > 0x7E) {
 				return null;
 			}
 		}
