@@ -219,7 +219,9 @@ class RateLimitClientAutoConfigurationTests {
 	void worksWithTheLimiterOffAndLetsTheLimiterBindTheClientsProperties() {
 		ApplicationContextRunner both = this.runner
 			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
-		both.withPropertyValues("ratelimit.enabled=false", "ratelimit.client.enabled=true")
+		// the limiter's own properties still bind (with their converters) while it is off
+		both.withPropertyValues("ratelimit.enabled=false", "ratelimit.client.enabled=true",
+				"ratelimit.tiers.anonymous.ip.default=10/1m", "ratelimit.warn-at=80%")
 			.run((context) -> assertThat(context).hasSingleBean(RateLimitClient.class));
 		both.withPropertyValues("ratelimit.client.max-attempts=3", "ratelimit.tiers.anonymous.ip.default=10/1m")
 			.run((context) -> {
