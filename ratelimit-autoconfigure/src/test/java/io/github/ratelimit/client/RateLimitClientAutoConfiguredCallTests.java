@@ -2,16 +2,23 @@ package io.github.ratelimit.client;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientObservationAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webclient.autoconfigure.WebClientObservationAutoConfiguration;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
@@ -90,6 +97,48 @@ class RateLimitClientAutoConfiguredCallTests {
 				.isThrownBy(() -> rest.get().uri(this.server.uri("/a")).retrieve().body(String.class));
 		});
 		assertThat(this.server.received()).hasSize(1);
+	}
+
+	@Test
+	void isOneObservationPerCallWithTheStatusTheCallerGot() {
+		Reply refusal = Reply.status(429).header("Retry-After", "0");
+		Reply ok = Reply.status(200).body("text/plain", "ok");
+		this.server.then(refusal).then(ok).then(refusal).then(ok);
+		List<String> observed = new CopyOnWriteArrayList<>();
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStop(Observation.Context context) {
+				observed.add(context.getName() + " " + context.getLowCardinalityKeyValue("status").getValue());
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		this.runner.withBean(ObservationRegistry.class, () -> observations)
+			.withConfiguration(AutoConfigurations.of(RestClientObservationAutoConfiguration.class,
+					WebClientObservationAutoConfiguration.class))
+			.run((context) -> {
+				context.getBean(RestClient.Builder.class)
+					.build()
+					.get()
+					.uri(this.server.uri("/a"))
+					.retrieve()
+					.toBodilessEntity();
+				context.getBean(WebClient.Builder.class)
+					.build()
+					.get()
+					.uri(this.server.uri("/b"))
+					.retrieve()
+					.toBodilessEntity()
+					.block(Duration.ofSeconds(10));
+			});
+		assertThat(this.server.received()).hasSize(4);
+		assertThat(observed).containsExactly("http.client.requests 200", "http.client.requests 200");
 	}
 
 	interface Orders {
