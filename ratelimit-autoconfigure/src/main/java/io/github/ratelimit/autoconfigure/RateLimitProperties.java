@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.web.bind.annotation.RequestMethod;
 
 import io.github.ratelimit.control.AccessRule;
@@ -122,12 +123,23 @@ public class RateLimitProperties {
 
 	private final Status status = new Status();
 
+	/**
+	 * The calling side: the application's own HTTP clients honouring the rate limits of
+	 * the APIs they call.
+	 */
+	@NestedConfigurationProperty
+	private final RateLimitClientProperties client = new RateLimitClientProperties();
+
 	public LoginProtection getLoginProtection() {
 		return this.loginProtection;
 	}
 
 	public Status getStatus() {
 		return this.status;
+	}
+
+	public RateLimitClientProperties getClient() {
+		return this.client;
 	}
 
 	public Access getAccess() {

@@ -22,7 +22,7 @@ import reactor.blockhound.integration.BlockHoundIntegration;
  * Needs {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13 and later (see the
  * surefire configuration).
  */
-final class BlockingCallDetector {
+public final class BlockingCallDetector {
 
 	private static final List<String> violations = new CopyOnWriteArrayList<>();
 
@@ -35,7 +35,7 @@ final class BlockingCallDetector {
 	 * Installs BlockHound, once per JVM, with the integrations on the class path and the
 	 * allowances below.
 	 */
-	static synchronized void install() {
+	public static synchronized void install() {
 		if (installed) {
 			return;
 		}
@@ -49,7 +49,7 @@ final class BlockingCallDetector {
 	/**
 	 * How many blocking calls were caught so far: pass it to {@link #caughtSince(int)}.
 	 */
-	static int mark() {
+	public static int mark() {
 		return violations.size();
 	}
 
@@ -57,7 +57,7 @@ final class BlockingCallDetector {
 	 * The blocking calls caught since {@code mark}, each as "method on thread", then
 	 * where it was called.
 	 */
-	static List<String> caughtSince(int mark) {
+	public static List<String> caughtSince(int mark) {
 		return List.copyOf(violations.subList(mark, violations.size()));
 	}
 
