@@ -3,6 +3,8 @@ package io.github.ratelimit.behaviour;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,11 +32,23 @@ final class WireLog {
 	}
 
 	/**
-	 * The requests a client address sent, in the order they arrived.
+	 * The requests a client address sent, in the order they arrived, once each has its
+	 * status: a client may read a response before the server's thread has left the filter
+	 * that records it.
 	 * @param address the client's address
 	 * @return the requests
 	 */
 	List<Entry> from(String address) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		List<Entry> sent = sentFrom(address);
+		while (sent.stream().anyMatch((entry) -> entry.status() == 0) && System.nanoTime() < deadline) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			sent = sentFrom(address);
+		}
+		return sent;
+	}
+
+	private List<Entry> sentFrom(String address) {
 		return this.entries.stream().filter((entry) -> entry.address().equals(address)).toList();
 	}
 
