@@ -17,6 +17,7 @@ import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -48,6 +49,7 @@ import io.github.ratelimit.client.RateLimitExchangeFilterFunction;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @Conditional(OnRateLimitClientEnabledCondition.class)
 @EnableConfigurationProperties(RateLimitProperties.class)
+@Import(RateLimitConverters.class)
 public final class RateLimitClientAutoConfiguration {
 
 	@Bean

@@ -112,6 +112,24 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void clientCoreUsesNoHttpLibraryAndNoMicrometer() {
+		noClasses().that()
+			.resideInAPackage("io.github.ratelimit.client")
+			.and()
+			.haveNameMatching("io\\.github\\.ratelimit\\.client\\.(ClientRetrySettings|HeaderLookup|HeaderValues|"
+					+ "RateLimitSignals|ProblemDetails|JsonMembers|RateLimitedException|ClientDecision|ClientEvents|"
+					+ "WaitReason|GiveUpReason|RateLimitClient|ClientCall|HostState|HostStates|GiveUpMessage|"
+					+ "LoggingClientEvents)(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "jakarta.servlet..", "reactor..", "io.netty..",
+					"io.micrometer..", "com.fasterxml..", "tools.jackson..", "org.greenbytes..")
+			.because("the client's core runs under any HTTP library; adapters sit on top, and Micrometer is optional "
+					+ "(only MicrometerClientEvents needs it)")
+			.check(classes);
+	}
+
+	@Test
 	void packagesFormNoCycle() {
 		slices().matching("io.github.ratelimit.(**)").should().beFreeOfCycles().check(classes);
 	}

@@ -163,7 +163,12 @@ class RateLimitClientAutoConfigurationTests {
 				.hasSingleBean(LoggingClientEvents.class));
 		this.runner.withPropertyValues("ratelimit.client.enabled=true")
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.run((context) -> assertThat(context).hasSingleBean(MicrometerClientEvents.class));
+			.run((context) -> {
+				assertThat(context).hasSingleBean(MicrometerClientEvents.class);
+				refusedOnce(context.getBean(RateLimitClient.class));
+				assertThat(context.getBean(MeterRegistry.class).get(MicrometerClientEvents.RETRIES).counter().count())
+					.isOne();
+			});
 	}
 
 	@Test
@@ -180,12 +185,7 @@ class RateLimitClientAutoConfigurationTests {
 		this.runner.withPropertyValues("ratelimit.client.enabled=true")
 			.withBean(ClientEvents.class, () -> own)
 			.run((context) -> {
-				ClientCall call = context.getBean(RateLimitClient.class)
-					.start("GET", URI.create("http://api.example.com/orders"), false);
-				call.beforeSend();
-				assertThat(call.afterResponse(429, HeaderLookup.of(Map.of("Retry-After", List.of("1"))),
-						() -> new byte[0]))
-					.isInstanceOf(ClientDecision.Retry.class);
+				refusedOnce(context.getBean(RateLimitClient.class));
 				assertThat(retried).containsExactly(429);
 			});
 	}
@@ -219,13 +219,23 @@ class RateLimitClientAutoConfigurationTests {
 	void worksWithTheLimiterOffAndLetsTheLimiterBindTheClientsProperties() {
 		ApplicationContextRunner both = this.runner
 			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
-		both.withPropertyValues("ratelimit.enabled=false", "ratelimit.client.enabled=true")
+		// the limiter's own properties still bind (with their converters) while it is off
+		both.withPropertyValues("ratelimit.enabled=false", "ratelimit.client.enabled=true",
+				"ratelimit.tiers.anonymous.ip.default=10/1m", "ratelimit.warn-at=80%")
 			.run((context) -> assertThat(context).hasSingleBean(RateLimitClient.class));
 		both.withPropertyValues("ratelimit.client.max-attempts=3", "ratelimit.tiers.anonymous.ip.default=10/1m")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context).doesNotHaveBean(RateLimitClient.class);
 			});
+	}
+
+	/** A GET refused once, with a Retry-After: the client will retry it. */
+	private static void refusedOnce(RateLimitClient client) {
+		ClientCall call = client.start("GET", URI.create("http://api.example.com/orders"), false);
+		call.beforeSend();
+		assertThat(call.afterResponse(429, HeaderLookup.of(Map.of("Retry-After", List.of("1"))), () -> new byte[0]))
+			.isInstanceOf(ClientDecision.Retry.class);
 	}
 
 	private void assertStartFailure(String setting, String property, String value, String example) {

@@ -135,6 +135,19 @@ class ClientCallRetryTests {
 	}
 
 	@Test
+	void saysTheServiceIsUnavailableOnA503() {
+		ClientCall call = client(ClientRetrySettings.DEFAULTS).start("POST", ORDERS, false);
+		call.beforeSend();
+
+		RateLimitedException exception = giveUp(
+				call.afterResponse(503, ServerResponses.headers("Retry-After", "2"), noBody()));
+
+		assertThat(exception.status()).isEqualTo(503);
+		assertThat(exception.getMessage()).isEqualTo(
+				"Service unavailable at api.example.com. Retry after 2s. POST is not retried without an Idempotency-Key.");
+	}
+
+	@Test
 	void retriesAPostWithAnIdempotencyKey() {
 		ClientCall call = client(ClientRetrySettings.DEFAULTS).start("POST", ORDERS, true);
 		call.beforeSend();

@@ -188,6 +188,17 @@ class RateLimitSignalsTests {
 	}
 
 	@Test
+	void toleratesALookupThatAnswersNullForAnAbsentHeader() {
+		HeaderLookup headers = ServerResponses.lookup(ServerResponses.orgRefusal(6), HeaderStyle.X_RATELIMIT);
+		HeaderLookup nullForAbsent = (name) -> headers.values(name).isEmpty() ? null : headers.values(name);
+
+		RateLimitSignals signals = RateLimitSignals.read(429, nullForAbsent, CLOCK);
+
+		assertThat(signals.remaining()).isZero();
+		assertThat(signals.retryAfter()).isEqualTo(Duration.ofSeconds(6));
+	}
+
+	@Test
 	void namesAreMatchedRegardlessOfCase() {
 		RateLimitSignals signals = RateLimitSignals.read(429,
 				ServerResponses.headers("retry-after", "3", "x-ratelimit-remaining", "0", "X-RATELIMIT-RESET", "3"),

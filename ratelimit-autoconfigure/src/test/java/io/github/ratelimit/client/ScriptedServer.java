@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,10 +51,6 @@ final class ScriptedServer implements AutoCloseable {
 
 	URI uri(String path) {
 		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + path);
-	}
-
-	String hostAndPort() {
-		return "127.0.0.1:" + this.server.getAddress().getPort();
 	}
 
 	/** The requests that reached the server, in order. */
@@ -118,12 +113,6 @@ final class ScriptedServer implements AutoCloseable {
 			this.headers.put("Content-Type", contentType);
 			this.body = body;
 			return this;
-		}
-
-		List<String> headerLines() {
-			List<String> lines = new ArrayList<>();
-			this.headers.forEach((name, value) -> lines.add(name + ": " + value));
-			return lines;
 		}
 
 	}
