@@ -2,9 +2,11 @@ package io.github.ratelimit.behaviour;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -19,9 +21,10 @@ class CalledApi {
 		return Map.of("call", n);
 	}
 
+	/** Accepts an order, and echoes its body: a retried request must carry it again. */
 	@PostMapping("/client/orders")
-	Map<String, String> order() {
-		return Map.of("order", "accepted");
+	Map<String, String> order(@RequestBody(required = false) @Nullable String body) {
+		return Map.of("order", "accepted", "body", (body != null) ? body : "");
 	}
 
 	@GetMapping("/client/slow")

@@ -190,10 +190,11 @@ abstract class ClientAgainstServerBehaviourTests {
 		spendTheOnlyOrder(address);
 		Caller caller = caller(kind, address, settings(true));
 		long started = System.nanoTime();
-		Answer answer = caller.send("POST", "/client/orders", "Idempotency-Key", "order-" + address);
+		Answer answer = caller.sendJson("POST", "/client/orders", "{\"item\":\"book\"}", "Idempotency-Key",
+				"order-" + address);
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
 		assertThat(answer.status()).as("%s", answer).isEqualTo(200);
-		assertThat(answer.body()).contains("accepted");
+		assertThat(answer.body()).as("the retry carried the body again").contains("accepted").contains("book");
 		assertThat(wire().from(address)).extracting(WireLog.Entry::status).containsExactly(200, 429, 200);
 		// the retry waited for the token (up to two seconds) rather than failing fast
 		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(500)).isLessThan(Duration.ofSeconds(10));

@@ -4,9 +4,11 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
@@ -39,11 +41,16 @@ enum SpringClient {
 				.defaultHeader("X-Forwarded-For", address)
 				.requestInterceptor(new RateLimitClientHttpRequestInterceptor(client))
 				.build();
-			return (method, path, headers) -> rest.method(HttpMethod.valueOf(method))
-				.uri(path)
-				.headers((target) -> add(target, headers))
-				.exchange((request, response) -> new Answer(response.getStatusCode().value(),
+			return (method, path, json, headers) -> {
+				RestClient.RequestBodySpec spec = rest.method(HttpMethod.valueOf(method))
+					.uri(path)
+					.headers((target) -> add(target, headers));
+				if (json != null) {
+					spec.contentType(MediaType.APPLICATION_JSON).body(json);
+				}
+				return spec.exchange((request, response) -> new Answer(response.getStatusCode().value(),
 						new String(response.getBody().readAllBytes(), StandardCharsets.UTF_8)));
+			};
 		}
 
 		@Override
@@ -71,13 +78,19 @@ enum SpringClient {
 				.defaultHeader("X-Forwarded-For", address)
 				.filter(new RateLimitExchangeFilterFunction(client))
 				.build();
-			return (method, path, headers) -> web.method(HttpMethod.valueOf(method))
-				.uri(path)
-				.headers((target) -> add(target, headers))
-				.exchangeToMono((response) -> response.bodyToMono(String.class)
-					.defaultIfEmpty("")
-					.map((body) -> new Answer(response.statusCode().value(), body)))
-				.block(Duration.ofSeconds(60));
+			return (method, path, json, headers) -> {
+				WebClient.RequestBodySpec spec = web.method(HttpMethod.valueOf(method))
+					.uri(path)
+					.headers((target) -> add(target, headers));
+				if (json != null) {
+					spec.contentType(MediaType.APPLICATION_JSON).bodyValue(json);
+				}
+				return spec
+					.exchangeToMono((response) -> response.bodyToMono(String.class)
+						.defaultIfEmpty("")
+						.map((body) -> new Answer(response.statusCode().value(), body)))
+					.block(Duration.ofSeconds(60));
+			};
 		}
 
 		@Override
@@ -147,10 +160,22 @@ enum SpringClient {
 		 * Sends one logical call (the client side may send it several times).
 		 * @param method the method
 		 * @param path the path
+		 * @param json a JSON body, or {@code null} for none
 		 * @param headers header names and values, alternating
 		 * @return what the caller finally got
 		 */
-		Answer send(String method, String path, String... headers);
+		Answer sendJson(String method, String path, @Nullable String json, String... headers);
+
+		/**
+		 * Sends one logical call without a body.
+		 * @param method the method
+		 * @param path the path
+		 * @param headers header names and values, alternating
+		 * @return what the caller finally got
+		 */
+		default Answer send(String method, String path, String... headers) {
+			return sendJson(method, path, null, headers);
+		}
 
 	}
 
