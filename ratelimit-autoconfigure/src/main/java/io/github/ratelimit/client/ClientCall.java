@@ -41,6 +41,8 @@ public final class ClientCall {
 
 	private static final int TOO_MANY_REQUESTS = 429;
 
+	private static final int MAX_ROUTE_LENGTH = 256;
+
 	private static final int SERVICE_UNAVAILABLE = 503;
 
 	private final RateLimitClient client;
@@ -50,6 +52,8 @@ public final class ClientCall {
 	private final String method;
 
 	private final String host;
+
+	private final String route;
 
 	private final boolean safeToRetry;
 
@@ -62,6 +66,7 @@ public final class ClientCall {
 		this.settings = client.settings();
 		this.method = method.toUpperCase(Locale.ROOT);
 		this.host = host(uri);
+		this.route = route(uri);
 		this.safeToRetry = idempotencyKey || IDEMPOTENT.contains(this.method);
 	}
 
@@ -70,8 +75,8 @@ public final class ClientCall {
 	 * policy of the host frees (plus jitter, so that held requests do not all leave at
 	 * once). Call before every attempt, the first included; it counts the attempt.
 	 * <p>
-	 * A request's policy is not known before it is sent, so a hold of any policy of the
-	 * host holds every request to it.
+	 * A request's policy is not known before it is sent: a hold of a policy holds the
+	 * routes answered under it, a hold that names no policy every request to the host.
 	 * @return the hold, zero when the request may go at once
 	 * @throws RateLimitedException when the host's breaker is open, or when the hold is
 	 * longer than {@code max-delay} or what is left of {@code max-total-wait}; the
@@ -86,7 +91,7 @@ public final class ClientCall {
 			if (open != null) {
 				throw notSent(open, GiveUpReason.BREAKER_OPEN);
 			}
-			hold = this.settings.pacing() ? state.heldFor(now) : null;
+			hold = this.settings.pacing() ? state.heldFor(now, this.route) : null;
 		}
 		if (hold == null || hold.isZero()) {
 			this.attempts++;
@@ -121,7 +126,7 @@ public final class ClientCall {
 		}
 		Instant now = this.client.clock().instant();
 		RateLimitSignals signals = RateLimitSignals.read(status, headers, this.client.clock());
-		HostState state = this.client.observe(this.host, signals, now);
+		HostState state = this.client.observe(this.host, this.route, signals, now);
 		boolean refused = status == TOO_MANY_REQUESTS
 				|| (status == SERVICE_UNAVAILABLE && signals.retryAfter() != null);
 		if (!refused) {
@@ -219,6 +224,32 @@ public final class ClientCall {
 
 	private static Duration min(Duration a, Duration b) {
 		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	/**
+	 * The route of a request as holds know it: its path without the query, each segment
+	 * that holds a digit (an id) as {@code *}, so {@code /orders/17} and
+	 * {@code /orders/18} are one route; at most 256 characters.
+	 * @param uri the request's URI
+	 * @return the route
+	 */
+	static String route(URI uri) {
+		String path = uri.getRawPath();
+		if (path == null || path.isEmpty()) {
+			return "/";
+		}
+		StringBuilder route = new StringBuilder(Math.min(path.length(), MAX_ROUTE_LENGTH));
+		String[] segments = path.split("/", -1);
+		for (int i = 0; i < segments.length; i++) {
+			if (i > 0) {
+				route.append('/');
+			}
+			route.append(segments[i].chars().anyMatch(Character::isDigit) ? "*" : segments[i]);
+			if (route.length() >= MAX_ROUTE_LENGTH) {
+				return route.substring(0, MAX_ROUTE_LENGTH);
+			}
+		}
+		return route.toString();
 	}
 
 	static String host(URI uri) {

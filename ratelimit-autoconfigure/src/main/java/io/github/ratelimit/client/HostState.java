@@ -4,14 +4,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link RateLimitClient} remembers of one host: the pacing holds of its exhausted
- * policies and its breaker. Thread-safe; every method is short and synchronized, since
- * contention is at most one lock per request sent.
+ * policies, which routes were answered under which policies, and its breaker.
+ * Thread-safe; every method is short and synchronized, since contention is at most one
+ * lock per request sent.
+ * <p>
+ * A request's policy is not known before it is sent: a hold of a named policy holds the
+ * routes that were answered under it (one spent export quota must not hold the rest of
+ * the API), a hold whose headers name no policy holds the whole host.
  */
 final class HostState {
 
@@ -21,8 +28,24 @@ final class HostState {
 	/** The key of a hold whose headers name no policy. */
 	static final String UNNAMED = "";
 
+	/** Routes remembered per host, the least recently used dropped first. */
+	static final int MAX_ROUTES = 1024;
+
+	/** Policies remembered per route: the binding one may change between responses. */
+	static final int MAX_POLICIES_PER_ROUTE = 8;
+
 	/** Held policies ({@link #UNNAMED} when the headers name none) and when they free. */
 	private final Map<String, Instant> holds = new LinkedHashMap<>();
+
+	/** The policies each route was answered under, least recently used first. */
+	private final Map<String, Set<String>> routes = new LinkedHashMap<>(16, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
+			return size() > MAX_ROUTES;
+		}
+
+	};
 
 	private int consecutiveRefusals;
 
@@ -51,19 +74,40 @@ final class HostState {
 	}
 
 	/**
-	 * How long the host is held: until the latest hold frees, since a request's policy is
-	 * not known before it is sent.
+	 * Remembers that a route was answered under a policy, so that its holds hold the
+	 * route.
+	 * @param route the route ({@link ClientCall#route})
+	 * @param policy the policy the response named
+	 */
+	synchronized void answeredUnder(String route, String policy) {
+		Set<String> policies = this.routes.computeIfAbsent(route, (key) -> new LinkedHashSet<>());
+		policies.remove(policy);
+		policies.add(policy);
+		if (policies.size() > MAX_POLICIES_PER_ROUTE) {
+			Iterator<String> oldest = policies.iterator();
+			oldest.next();
+			oldest.remove();
+		}
+	}
+
+	/**
+	 * How long a request to a route is held: until the latest hold that concerns it frees
+	 * (a hold of a policy the route was answered under, or one that names no policy).
 	 * @param now the time
+	 * @param route the request's route
 	 * @return the hold, or {@code null} when none is in force
 	 */
-	synchronized @Nullable Duration heldFor(Instant now) {
+	synchronized @Nullable Duration heldFor(Instant now, String route) {
+		Set<String> policies = this.routes.getOrDefault(route, Set.of());
 		Instant latest = null;
-		for (Iterator<Instant> iterator = this.holds.values().iterator(); iterator.hasNext();) {
-			Instant until = iterator.next();
+		for (Iterator<Map.Entry<String, Instant>> iterator = this.holds.entrySet().iterator(); iterator.hasNext();) {
+			Map.Entry<String, Instant> hold = iterator.next();
+			Instant until = hold.getValue();
 			if (!until.isAfter(now)) {
 				iterator.remove();
 			}
-			else if (latest == null || until.isAfter(latest)) {
+			else if ((UNNAMED.equals(hold.getKey()) || policies.contains(hold.getKey()))
+					&& (latest == null || until.isAfter(latest))) {
 				latest = until;
 			}
 		}

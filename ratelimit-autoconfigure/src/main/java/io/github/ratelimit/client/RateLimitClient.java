@@ -104,7 +104,7 @@ public final class RateLimitClient {
 	 * Records what a response says about its host.
 	 * @return the host's state, or {@code null} when nothing is remembered of it
 	 */
-	@Nullable HostState observe(String host, RateLimitSignals signals, Instant now) {
+	@Nullable HostState observe(String host, String route, RateLimitSignals signals, Instant now) {
 		int status = signals.status();
 		boolean refused = status == TOO_MANY_REQUESTS;
 		Duration hint = signals.waitHint();
@@ -112,6 +112,9 @@ public final class RateLimitClient {
 		HostState state = (refused || hold) ? this.hosts.get(host) : this.hosts.find(host);
 		String policy = (signals.policy() != null) ? signals.policy() : HostState.UNNAMED;
 		if (state != null) {
+			if (signals.policy() != null) {
+				state.answeredUnder(route, policy);
+			}
 			if (hold) {
 				state.hold(policy, now.plus(hint));
 			}

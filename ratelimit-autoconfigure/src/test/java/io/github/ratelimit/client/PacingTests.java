@@ -172,12 +172,37 @@ class PacingTests {
 	void remembersABoundedNumberOfHoldsPerHost() {
 		HostState state = new HostState();
 		Instant now = this.clock.instant();
+		state.answeredUnder("/orders", "first");
 		state.hold("first", now.plusSeconds(100));
 		for (int i = 1; i <= HostState.MAX_HOLDS; i++) {
 			state.hold("p" + i, now.plusSeconds(10));
 		}
 
-		assertThat(state.heldFor(now)).as("the oldest hold was dropped").isEqualTo(Duration.ofSeconds(10));
+		assertThat(state.heldFor(now, "/orders")).as("the oldest hold was dropped").isNull();
+	}
+
+	@Test
+	void anExhaustedPolicyHoldsOnlyTheRoutesAnsweredUnderIt() {
+		URI export = URI.create("https://api.example.com/export/17");
+		send("GET", export, 200, ServerResponses.headers("RateLimit", "\"premium-user-export\";r=0;t=20"));
+		send("GET", ORDERS, 200, ServerResponses.headers("RateLimit", "\"premium-user-default\";r=40;t=1"));
+
+		assertThat(this.client.start("GET", URI.create("https://api.example.com/export/18"), false).beforeSend())
+			.as("another id of the spent route")
+			.isBetween(Duration.ofSeconds(20), Duration.ofSeconds(21));
+		assertThat(held()).as("a route answered under another policy").isZero();
+		assertThat(this.client.start("GET", URI.create("https://api.example.com/reports"), false).beforeSend())
+			.as("a route not answered yet")
+			.isZero();
+	}
+
+	@Test
+	void routesAreThePathWithIdsAsWildcards() {
+		assertThat(ClientCall.route(URI.create("https://h/orders/17/items/a1b2?page=2")))
+			.isEqualTo("/orders/*/items/*");
+		assertThat(ClientCall.route(URI.create("https://h/v1/orders"))).isEqualTo("/*/orders");
+		assertThat(ClientCall.route(URI.create("https://h"))).isEqualTo("/");
+		assertThat(ClientCall.route(URI.create("https://h/" + "a".repeat(300)))).hasSize(256);
 	}
 
 	private Duration held() {
