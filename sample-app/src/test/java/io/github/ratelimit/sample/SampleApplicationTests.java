@@ -84,7 +84,7 @@ class SampleApplicationTests {
 	private static void assertPolicies(HttpResponse<String> response) {
 		OuterList policies = Parser.parseList(response.headers().firstValue("RateLimit-Policy").orElseThrow());
 		assertThat(policies.get()).extracting((element) -> (Object) element.get())
-			.containsExactly("anonymous-ip-auth-1m", "anonymous-ip-auth-1h", "backstop-ip-default");
+			.containsExactly("anonymous-ip-auth-1m", "anonymous-ip-auth-1h", "backstop-ip-default", "service-auth");
 		assertThat(param(policies.get().get(0), "q")).isEqualTo(50);
 		assertThat(param(policies.get().get(0), "w")).isEqualTo(60);
 		assertThat(param(policies.get().get(1), "q")).isEqualTo(500);
