@@ -24,6 +24,9 @@ public record Classification(String group, long cost, boolean excluded, @Nullabl
 	/** The classification of requests that are never limited. */
 	public static final Classification EXCLUDED = new Classification(DEFAULT_GROUP, 0, true);
 
+	// most requests are classified this way: one instance, not one per request
+	private static final Classification DEFAULT = new Classification(DEFAULT_GROUP, 1, false);
+
 	public Classification {
 		if (!excluded && cost < 1) {
 			throw new IllegalArgumentException("cost must be at least 1, was " + cost);
@@ -39,7 +42,7 @@ public record Classification(String group, long cost, boolean excluded, @Nullabl
 	}
 
 	public static Classification of(String group, long cost) {
-		return new Classification(group, cost, false);
+		return (cost == 1 && DEFAULT_GROUP.equals(group)) ? DEFAULT : new Classification(group, cost, false);
 	}
 
 	/** This classification with a handler's own limit added. */

@@ -68,11 +68,14 @@ public record Limit(String spec, List<Bandwidth> bandwidths) {
 	 * be admitted (a request takes one concurrency permit whatever its cost).
 	 */
 	public long maxCost() {
-		return this.bandwidths.stream()
-			.filter((bandwidth) -> !(bandwidth instanceof ConcurrencyLimit))
-			.mapToLong(Bandwidth::capacity)
-			.min()
-			.orElse(Long.MAX_VALUE);
+		// a loop, not a stream: the planner asks on every request
+		long min = Long.MAX_VALUE;
+		for (Bandwidth bandwidth : this.bandwidths) {
+			if (!(bandwidth instanceof ConcurrencyLimit)) {
+				min = Math.min(min, bandwidth.capacity());
+			}
+		}
+		return min;
 	}
 
 	/** Whether an item of this kind is part of the limit. */

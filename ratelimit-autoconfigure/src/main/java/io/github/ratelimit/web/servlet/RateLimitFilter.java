@@ -1,6 +1,7 @@
 package io.github.ratelimit.web.servlet;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Set;
 
 import jakarta.servlet.FilterChain;
@@ -68,6 +69,8 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private final ServletCors cors;
 
+	private volatile @Nullable FilteredAttribute filteredAttribute;
+
 	/**
 	 * Creates a filter that knows none of the application's CORS configuration (see
 	 * {@link ServletCors#exposingOnly}).
@@ -106,6 +109,22 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
 		this.cors = cors;
+	}
+
+	/**
+	 * The name of the attribute that marks a request as filtered, built once per filter
+	 * name rather than concatenated on every request.
+	 */
+	@Override
+	protected String getAlreadyFilteredAttributeName() {
+		String filterName = getFilterName();
+		FilteredAttribute cached = this.filteredAttribute;
+		if (cached != null && Objects.equals(cached.filterName(), filterName)) {
+			return cached.attributeName();
+		}
+		String attributeName = super.getAlreadyFilteredAttributeName();
+		this.filteredAttribute = new FilteredAttribute(filterName, attributeName);
+		return attributeName;
 	}
 
 	@Override
@@ -226,6 +245,9 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
 			String requestId) throws IOException {
 		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter, this.cors);
+	}
+
+	private record FilteredAttribute(@Nullable String filterName, String attributeName) {
 	}
 
 }

@@ -1,6 +1,8 @@
 package io.github.ratelimit.web.servlet;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -50,7 +52,21 @@ final class ServletClientRequest implements ClientRequest {
 
 	@Override
 	public List<String> headers(String name) {
-		return Collections.list(this.request.getHeaders(name));
+		Enumeration<String> values = this.request.getHeaders(name);
+		if (!values.hasMoreElements()) {
+			return List.of();
+		}
+		String first = values.nextElement();
+		if (!values.hasMoreElements()) {
+			// the usual case (one X-Forwarded-For, one Forwarded): no list to grow
+			return Collections.singletonList(first);
+		}
+		List<String> all = new ArrayList<>(4);
+		all.add(first);
+		while (values.hasMoreElements()) {
+			all.add(values.nextElement());
+		}
+		return all;
 	}
 
 	@Override
