@@ -102,7 +102,8 @@ final class StoreAnswerEvaluator {
 	// count took
 	private Decision evaluate(RequestPlan plan, StoreDecision storeDecision, RateLimitStore store) {
 		List<LimitCheck> checks = plan.checks();
-		List<PolicyState> states = new ArrayList<>();
+		// mostly one bandwidth per check
+		List<PolicyState> states = new ArrayList<>(checks.size() + 1);
 		List<LimitReport.Warning> warnings = null;
 		List<PolicyState> observed = null;
 		PolicyState binding = null;

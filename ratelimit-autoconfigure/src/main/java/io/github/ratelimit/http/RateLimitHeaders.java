@@ -242,25 +242,9 @@ public final class RateLimitHeaders {
 		String reset = Long.toString(Math.max(0, binding.resetSeconds()));
 		if (this.ietf) {
 			header.accept(RATE_LIMIT_POLICY, ietfPolicy(states, fragments));
-			String prefix = fragments.ietfRemainingPrefix(index);
-			StringBuilder rateLimit = new StringBuilder(prefix.length() + remaining.length() + reset.length() + 3)
-				.append(prefix)
-				.append(remaining)
-				.append(";t=")
-				.append(reset);
-			// a limit a warning names is reported too, so the client sees what it is
-			// close to
-			for (LimitReport.Warning warning : warnings) {
-				PolicyState state = warning.state();
-				if (state != binding) {
-					rateLimit.append(", ")
-						.append(fragments(state.policy()).ietfRemainingPrefix(state.bandwidthIndex()))
-						.append(Math.max(0, state.remaining()))
-						.append(";t=")
-						.append(Math.max(0, state.resetSeconds()));
-				}
-			}
-			header.accept(RATE_LIMIT, rateLimit.toString());
+			// one exactly sized string on the usual path; a builder only for warnings
+			String rateLimit = fragments.ietfRemainingPrefix(index) + remaining + ";t=" + reset;
+			header.accept(RATE_LIMIT, warnings.isEmpty() ? rateLimit : withWarned(rateLimit, binding, warnings));
 		}
 		if (this.xRateLimit) {
 			header.accept(X_RATE_LIMIT_LIMIT, fragments.limit(index));
@@ -274,15 +258,28 @@ public final class RateLimitHeaders {
 			header.accept(RATE_LIMIT_POLICY, fragments.legacyPolicy(index));
 		}
 		if (this.draft7) {
-			String prefix = fragments.draft7Prefix(index);
-			header.accept(RATE_LIMIT,
-					new StringBuilder(prefix.length() + remaining.length() + reset.length() + 8).append(prefix)
-						.append(remaining)
-						.append(", reset=")
-						.append(reset)
-						.toString());
+			header.accept(RATE_LIMIT, fragments.draft7Prefix(index) + remaining + ", reset=" + reset);
 			header.accept(RATE_LIMIT_POLICY, fragments.legacyPolicy(index));
 		}
+	}
+
+	/**
+	 * The {@code RateLimit} value with every limit a warning names reported too, so the
+	 * client sees what it is close to.
+	 */
+	private String withWarned(String rateLimit, PolicyState binding, List<LimitReport.Warning> warnings) {
+		StringBuilder value = new StringBuilder(rateLimit.length() * (warnings.size() + 1)).append(rateLimit);
+		for (LimitReport.Warning warning : warnings) {
+			PolicyState state = warning.state();
+			if (state != binding) {
+				value.append(", ")
+					.append(fragments(state.policy()).ietfRemainingPrefix(state.bandwidthIndex()))
+					.append(Math.max(0, state.remaining()))
+					.append(";t=")
+					.append(Math.max(0, state.resetSeconds()));
+			}
+		}
+		return value.toString();
 	}
 
 	/**

@@ -216,8 +216,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			RequestLifecycle lifecycle) {
 		long start = System.nanoTime();
 		try {
-			PathContainer path = RequestPath.parse(request.getRequestURI(), request.getContextPath())
-				.pathWithinApplication();
+			PathContainer path = pathWithinApplication(request);
 			Classification classification = this.classifier.classify(request.getMethod(), path);
 			if (classification.excluded() || ServletCors.isPreFlight(request)) {
 				return null;
@@ -240,6 +239,16 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			lifecycle.end();
 			return null;
 		}
+	}
+
+	/**
+	 * The path within the application. Without a context path that is the whole path:
+	 * parsed once, without the request path that would parse the context path too.
+	 */
+	private static PathContainer pathWithinApplication(HttpServletRequest request) {
+		String contextPath = request.getContextPath();
+		return (contextPath == null || contextPath.isEmpty()) ? PathContainer.parsePath(request.getRequestURI())
+				: RequestPath.parse(request.getRequestURI(), contextPath).pathWithinApplication();
 	}
 
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
