@@ -316,7 +316,11 @@ public final class PolicyTable {
 	 * is not configured gets the backstop and the service's budgets only.
 	 */
 	public List<Policy> policies(String tier, String group) {
-		Map<String, List<Policy>> byGroup = this.resolved.computeIfAbsent(tier, (key) -> new ConcurrentHashMap<>());
+		Map<String, List<Policy>> byGroup = this.resolved.get(tier);
+		if (byGroup == null) {
+			// a plain get first: computeIfAbsent may lock the bin on every request
+			byGroup = this.resolved.computeIfAbsent(tier, (key) -> new ConcurrentHashMap<>());
+		}
 		List<Policy> policies = byGroup.get(group);
 		if (policies == null) {
 			// bounded: tiers and groups are finite sets from configuration and
