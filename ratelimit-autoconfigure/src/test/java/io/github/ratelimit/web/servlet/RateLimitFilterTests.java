@@ -6,6 +6,9 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,6 +25,7 @@ import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.web.EndpointClassifier;
+import io.github.ratelimit.web.EndpointRules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -66,6 +70,30 @@ class RateLimitFilterTests {
 			.getResponse()
 			.getContentAsString();
 		assertThat(body).contains("\"request_id\":\"r-2\"");
+	}
+
+	@Test
+	void requestsAreClassifiedByTheirPathWithinTheApplication() throws Exception {
+		RateLimitFilter excludingHealth = new RateLimitFilter(
+				RateLimiter
+					.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), this.policies.tiers(),
+							"anonymous", "anonymous"), new InMemoryRateLimitStore(100, new ManualTimeMeter()))
+					.policies(this.policies)
+					.build(),
+				new EndpointClassifier(EndpointRules.exclusions(List.of("/health/**")), List.of(), List::of),
+				RateLimitHeaders.of(HeaderStyle.IETF), new ProblemDetailsBodyWriter(), DecisionListener.NONE);
+		assertThat(limitedOn(excludingHealth, "/app", "/app/health/live")).as("under a context path").isFalse();
+		assertThat(limitedOn(excludingHealth, "", "/health/live")).as("without a context path").isFalse();
+		assertThat(limitedOn(excludingHealth, "/health", "/health/things")).as("the context path is no part of it")
+			.isTrue();
+	}
+
+	private static boolean limitedOn(RateLimitFilter filter, String contextPath, String uri) throws Exception {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", uri);
+		request.setContextPath(contextPath);
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		filter.doFilter(request, response, new MockFilterChain());
+		return response.getHeader(RateLimitHeaders.RATE_LIMIT) != null;
 	}
 
 	@RestController
