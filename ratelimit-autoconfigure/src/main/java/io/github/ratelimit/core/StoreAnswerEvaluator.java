@@ -92,6 +92,20 @@ final class StoreAnswerEvaluator {
 		return new Decision.AdmittedOnError(plan.identity(), plan.classification(), this.clock.instant());
 	}
 
+	/**
+	 * The refusal of a plan one of whose checks the store found short until a moment
+	 * still to come ({@link LocalRefusals}): the bucket shows none left and a reset at
+	 * that moment.
+	 */
+	Decision refusedLocally(RequestPlan plan, LimitCheck check, LocalRefusals.Shortage shortage, long nowMillis) {
+		Policy policy = check.policy();
+		String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account() : idOf(plan, policy);
+		long resetSeconds = Math.max(1, ceilSeconds(shortage.untilMillis() - nowMillis));
+		PolicyState state = new PolicyState(policy, shortage.bandwidth(), id, 0, resetSeconds, true);
+		LimitReport limits = new LimitReport(List.of(state), state, List.of());
+		return new Decision.Rejected(plan.identity(), plan.classification(), this.clock.instant(), limits);
+	}
+
 	// the caller's id in a policy: a key's is the value the planner read
 	private static @Nullable String idOf(RequestPlan plan, Policy policy) {
 		String keyName = policy.keyName();
