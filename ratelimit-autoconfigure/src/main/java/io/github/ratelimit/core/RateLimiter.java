@@ -177,6 +177,8 @@ public final class RateLimiter {
 
 	private Decision decide(ClientRequest request, Classification classification, CheckScope scope,
 			Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		long changes = controlChanges();
+		PolicyTable table = this.registry.current();
 		RequestPlan plan = this.planner.plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision() != null) {
 			return plan.decision();
@@ -193,14 +195,17 @@ public final class RateLimiter {
 		catch (RuntimeException ex) {
 			return this.evaluator.failed(plan, ex);
 		}
-		return evaluated(plan, storeDecision, askedAt);
+		return evaluated(plan, storeDecision, askedAt, changes, table);
 	}
 
-	private Decision evaluated(RequestPlan plan, StoreDecision storeDecision, long askedAt) {
+	// changes, table: the control's changes and the policies before the plan; a refusal
+	// planned under limits since replaced is not remembered
+	private Decision evaluated(RequestPlan plan, StoreDecision storeDecision, long askedAt, long changes,
+			PolicyTable table) {
 		Decision decision = this.evaluator.evaluate(plan, storeDecision);
 		LocalRefusals localRefusals = this.localRefusals;
 		if (localRefusals != null && !storeDecision.admitted() && decision instanceof Decision.Rejected
-				&& remembers(plan)) {
+				&& remembers(plan) && changes == controlChanges() && table == this.registry.current()) {
 			localRefusals.remember(plan.checks(), storeDecision, askedAt);
 		}
 		return this.refusals.recorded(decision);
@@ -240,10 +245,14 @@ public final class RateLimiter {
 		return this.registry.current().options().group(plan.classification().group()).maxWait().isZero();
 	}
 
+	private long controlChanges() {
+		RuntimeControl control = this.control;
+		return (control != null) ? control.changes() : 0;
+	}
+
 	private void forgetOnChange(LocalRefusals localRefusals) {
 		PolicyTable table = this.registry.current();
-		RuntimeControl control = this.control;
-		long changes = (control != null) ? control.changes() : 0;
+		long changes = controlChanges();
 		if (table != this.refusalsTable || changes != this.refusalsControlChanges) {
 			localRefusals.forgetAll();
 			this.refusalsTable = table;
@@ -253,6 +262,8 @@ public final class RateLimiter {
 
 	private CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			CheckScope scope, Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		long changes = controlChanges();
+		PolicyTable table = this.registry.current();
 		RequestPlan plan = this.planner.plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision() != null) {
 			return CompletableFuture.completedFuture(plan.decision());
@@ -269,8 +280,9 @@ public final class RateLimiter {
 		catch (RuntimeException ex) {
 			future = CompletableFuture.failedFuture(ex);
 		}
-		return future.handle((storeDecision, failure) -> (failure != null)
-				? this.evaluator.failed(plan, unwrap(failure)) : evaluated(plan, storeDecision, askedAt));
+		return future
+			.handle((storeDecision, failure) -> (failure != null) ? this.evaluator.failed(plan, unwrap(failure))
+					: evaluated(plan, storeDecision, askedAt, changes, table));
 	}
 
 	private static Throwable unwrap(Throwable failure) {
