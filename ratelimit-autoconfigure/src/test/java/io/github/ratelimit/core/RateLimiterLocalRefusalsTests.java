@@ -144,6 +144,18 @@ class RateLimiterLocalRefusalsTests {
 	}
 
 	@Test
+	void aNewPolicyTableDropsTheRefusal() {
+		spend("default");
+		int calls = this.store.calls;
+		this.control.registry()
+			.replace(PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "100/1h"))), Map.of(),
+					Set.of()));
+		Decision.Rejected refused = Decisions.rejected(request("default"));
+		assertThat(this.store.calls).isEqualTo(calls + 1);
+		assertThat(refused.limits().binding().limit()).isEqualTo(100);
+	}
+
+	@Test
 	void aResetOfTheSubjectsBucketsDropsTheRefusal() {
 		spend("default");
 		assertThat(request("default").outcome()).isEqualTo(Outcome.REJECTED);
