@@ -20,6 +20,7 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.OperatorInput;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
+import io.github.ratelimit.core.LocalRefusals;
 import io.github.ratelimit.core.SubjectBuckets;
 import io.github.ratelimit.core.TopRefused;
 import io.github.ratelimit.identity.ClientIpResolver;
@@ -77,8 +78,21 @@ public class RateLimitsEndpoint {
 	 */
 	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, StoreKeys keys, TopRefused topRefused,
 			Clock clock, ClientIpResolver ips) {
+		this(control, store, keys, topRefused, clock, ips, null);
+	}
+
+	/**
+	 * Creates the endpoint of a limiter that remembers refusals: a reset forgets the
+	 * subject's too.
+	 * @param keys the layout of the keys the limiter asks the store about
+	 * @param ips the resolver of the application: {@code ip} ids are read as the groups
+	 * it counts clients in
+	 * @param localRefusals the limiter's remembered refusals, or {@code null}
+	 */
+	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, StoreKeys keys, TopRefused topRefused,
+			Clock clock, ClientIpResolver ips, @Nullable LocalRefusals localRefusals) {
 		this.control = control;
-		this.buckets = new SubjectBuckets(control, store, keys);
+		this.buckets = new SubjectBuckets(control, store, keys, localRefusals);
 		this.topRefused = topRefused;
 		this.input = new OperatorInput(ips, clock);
 		this.clock = clock;

@@ -36,6 +36,8 @@ final class OverridesAndRules {
 
 	private volatile Snapshot snapshot;
 
+	private volatile long installs;
+
 	OverridesAndRules(PolicyRegistry registry, List<AccessRule> configuredRules, Clock clock) {
 		this.registry = registry;
 		this.configuredRules = List.copyOf(configuredRules);
@@ -49,6 +51,13 @@ final class OverridesAndRules {
 	 */
 	long version() {
 		return this.snapshot.version;
+	}
+
+	/**
+	 * How many times a state was installed: a change means overrides or rules may have.
+	 */
+	long installs() {
+		return this.installs;
 	}
 
 	/** The access rules in force, configured ones first. */
@@ -89,6 +98,7 @@ final class OverridesAndRules {
 		}
 		this.snapshot = new Snapshot(version, table, compile(state.overrides(), table), new AccessRules(rules),
 				state.overrides());
+		this.installs++;
 	}
 
 	// a stored rule the request path could not match (written by hand, or by an older

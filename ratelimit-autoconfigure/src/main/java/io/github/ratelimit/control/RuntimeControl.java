@@ -103,6 +103,14 @@ public final class RuntimeControl implements AutoCloseable {
 
 	// ---- the request path
 
+	/**
+	 * A number that changes whenever overrides or access rules may have changed (on every
+	 * load of the state): what was derived from them must be derived again.
+	 */
+	public long changes() {
+		return this.state.installs();
+	}
+
 	/** Whether any access rule exists (the request path skips the check otherwise). */
 	public boolean hasAccessRules() {
 		return !this.state.access().isEmpty();

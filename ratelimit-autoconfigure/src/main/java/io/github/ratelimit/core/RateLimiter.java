@@ -1,17 +1,21 @@
 package io.github.ratelimit.core;
 
+import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
+import io.github.ratelimit.storage.RemoteStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
@@ -48,6 +52,17 @@ public final class RateLimiter {
 
 	private final StoreFailures storeFailures;
 
+	private final @Nullable LocalRefusals localRefusals;
+
+	private final @Nullable RuntimeControl control;
+
+	private final Clock clock;
+
+	// what the remembered refusals were given under: a change forgets them
+	private volatile @Nullable PolicyTable refusalsTable;
+
+	private volatile long refusalsControlChanges;
+
 	RateLimiter(RateLimiterBuilder settings) {
 		this.registry = settings.registry;
 		this.loginProtection = settings.loginProtection;
@@ -60,6 +75,12 @@ public final class RateLimiter {
 				this.storeFailures, this.waiting, settings.clock);
 		this.topRefused = new TopRefused(TopRefused.DEFAULT_CAPACITY, TopRefused.DEFAULT_PERIOD, settings.clock);
 		this.refusals = new RefusalRecorder(this.topRefused, settings.control, this.loginProtection);
+		this.control = settings.control;
+		this.clock = settings.clock;
+		// only a store over the network is worth not asking; memory decides as fast
+		this.localRefusals = (settings.localRefusals && this.store instanceof RemoteStore)
+				? new LocalRefusals(LocalRefusals.DEFAULT_CAPACITY, settings.clock) : null;
+		this.refusalsTable = this.registry.current();
 	}
 
 	/**
@@ -156,10 +177,17 @@ public final class RateLimiter {
 
 	private Decision decide(ClientRequest request, Classification classification, CheckScope scope,
 			Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		long changes = controlChanges();
+		PolicyTable table = this.registry.current();
 		RequestPlan plan = this.planner.plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision() != null) {
 			return plan.decision();
 		}
+		Decision local = refusedLocally(plan);
+		if (local != null) {
+			return local;
+		}
+		long askedAt = this.clock.millis();
 		StoreDecision storeDecision;
 		try {
 			storeDecision = this.store.decide(plan.checks());
@@ -167,15 +195,84 @@ public final class RateLimiter {
 		catch (RuntimeException ex) {
 			return this.evaluator.failed(plan, ex);
 		}
-		return this.refusals.recorded(this.evaluator.evaluate(plan, storeDecision));
+		return evaluated(plan, storeDecision, askedAt, changes, table);
+	}
+
+	// changes, table: the control's changes and the policies before the plan; a refusal
+	// planned under limits since replaced is not remembered
+	private Decision evaluated(RequestPlan plan, StoreDecision storeDecision, long askedAt, long changes,
+			PolicyTable table) {
+		Decision decision = this.evaluator.evaluate(plan, storeDecision);
+		LocalRefusals localRefusals = this.localRefusals;
+		if (localRefusals != null && !storeDecision.admitted() && decision instanceof Decision.Rejected
+				&& remembers(plan) && changes == controlChanges() && table == this.registry.current()) {
+			localRefusals.remember(plan.checks(), storeDecision, askedAt);
+		}
+		return this.refusals.recorded(decision);
+	}
+
+	// a refusal the store gave earlier still stands: answered without asking it
+	private @Nullable Decision refusedLocally(RequestPlan plan) {
+		LocalRefusals localRefusals = this.localRefusals;
+		if (localRefusals == null) {
+			return null;
+		}
+		forgetOnChange(localRefusals);
+		if (localRefusals.size() == 0 || !remembers(plan)) {
+			return null;
+		}
+		long now = this.clock.millis();
+		for (LimitCheck check : plan.checks()) {
+			if (!LocalRefusals.eligible(check)) {
+				continue;
+			}
+			LocalRefusals.Shortage shortage = localRefusals.shortage(check, now);
+			if (shortage != null) {
+				this.waiting.release(plan);
+				localRefusals.counted();
+				return this.refusals.recorded(this.evaluator.refusedLocally(plan, check, shortage, now));
+			}
+		}
+		return null;
+	}
+
+	// a group whose requests may wait is never answered from memory, nor a login
+	// attempt (its budgets are given back on success)
+	private boolean remembers(RequestPlan plan) {
+		if (plan.account() != null || plan.waitingSlot()) {
+			return false;
+		}
+		return this.registry.current().options().group(plan.classification().group()).maxWait().isZero();
+	}
+
+	private long controlChanges() {
+		RuntimeControl control = this.control;
+		return (control != null) ? control.changes() : 0;
+	}
+
+	private void forgetOnChange(LocalRefusals localRefusals) {
+		PolicyTable table = this.registry.current();
+		long changes = controlChanges();
+		if (table != this.refusalsTable || changes != this.refusalsControlChanges) {
+			localRefusals.forgetAll();
+			this.refusalsTable = table;
+			this.refusalsControlChanges = changes;
+		}
 	}
 
 	private CompletableFuture<Decision> decideAsync(ClientRequest request, Classification classification,
 			CheckScope scope, Set<String> decidedBefore, @Nullable LoginAttempt attempt) {
+		long changes = controlChanges();
+		PolicyTable table = this.registry.current();
 		RequestPlan plan = this.planner.plan(request, classification, scope, decidedBefore, attempt);
 		if (plan.decision() != null) {
 			return CompletableFuture.completedFuture(plan.decision());
 		}
+		Decision local = refusedLocally(plan);
+		if (local != null) {
+			return CompletableFuture.completedFuture(local);
+		}
+		long askedAt = this.clock.millis();
 		CompletableFuture<StoreDecision> future;
 		try {
 			future = this.store.decideAsync(plan.checks());
@@ -185,7 +282,7 @@ public final class RateLimiter {
 		}
 		return future
 			.handle((storeDecision, failure) -> (failure != null) ? this.evaluator.failed(plan, unwrap(failure))
-					: this.refusals.recorded(this.evaluator.evaluate(plan, storeDecision)));
+					: evaluated(plan, storeDecision, askedAt, changes, table));
 	}
 
 	private static Throwable unwrap(Throwable failure) {
@@ -208,6 +305,15 @@ public final class RateLimiter {
 	 */
 	public boolean countsByOutcome() {
 		return this.registry.current().options().groups().values().stream().anyMatch((group) -> !group.counts().all());
+	}
+
+	/**
+	 * The refusals remembered from a remote store and answered without asking it, or
+	 * {@code null} when the limiter asks its store every time (a store in memory, or
+	 * turned off).
+	 */
+	public @Nullable LocalRefusals localRefusals() {
+		return this.localRefusals;
 	}
 
 	/** The policies in force. */

@@ -41,6 +41,8 @@ public final class RateLimiterBuilder {
 
 	int maxWaiting = RateLimiter.DEFAULT_MAX_WAITING;
 
+	boolean localRefusals = true;
+
 	@Nullable LoginProtection loginProtection;
 
 	StoreKeys storeKeys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
@@ -95,6 +97,18 @@ public final class RateLimiterBuilder {
 	 */
 	public RateLimiterBuilder clock(Clock clock) {
 		this.clock = clock;
+		return this;
+	}
+
+	/**
+	 * Whether refusals a remote store gave are remembered until the bucket refills and
+	 * answered without asking it ({@link LocalRefusals}); on by default, and only ever
+	 * for a {@link io.github.ratelimit.storage.RemoteStore}.
+	 * @param enabled whether to remember refusals
+	 * @return this builder
+	 */
+	public RateLimiterBuilder localRefusals(boolean enabled) {
+		this.localRefusals = enabled;
 		return this;
 	}
 

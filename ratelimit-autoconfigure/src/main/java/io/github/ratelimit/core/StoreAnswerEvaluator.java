@@ -92,6 +92,37 @@ final class StoreAnswerEvaluator {
 		return new Decision.AdmittedOnError(plan.identity(), plan.classification(), this.clock.instant());
 	}
 
+	/**
+	 * The refusal of a plan one of whose checks the store found short until a moment
+	 * still to come ({@link LocalRefusals}): that bucket shows none left and a reset at
+	 * that moment. The plan's other limits are listed (the policies a response names)
+	 * without numbers of their own: no store was asked, and only the binding state's are
+	 * shown.
+	 */
+	Decision refusedLocally(RequestPlan plan, LimitCheck refused, LocalRefusals.Shortage shortage, long nowMillis) {
+		List<PolicyState> states = new ArrayList<>(plan.checks().size());
+		PolicyState binding = null;
+		for (LimitCheck check : plan.checks()) {
+			Policy policy = check.policy();
+			if (policy.mode() == Mode.OBSERVE) {
+				continue;
+			}
+			String id = (policy.dimension() == Dimension.ACCOUNT) ? plan.account() : idOf(plan, policy);
+			for (int b = 0; b < policy.limit().bandwidths().size(); b++) {
+				if (check == refused && b == shortage.bandwidth()) {
+					long resetSeconds = Math.max(1, ceilSeconds(shortage.untilMillis() - nowMillis));
+					binding = new PolicyState(policy, b, id, 0, resetSeconds, true);
+					states.add(binding);
+				}
+				else {
+					states.add(new PolicyState(policy, b, id, 0, 0, false));
+				}
+			}
+		}
+		LimitReport limits = new LimitReport(Collections.unmodifiableList(states), binding, List.of());
+		return new Decision.Rejected(plan.identity(), plan.classification(), this.clock.instant(), limits);
+	}
+
 	// the caller's id in a policy: a key's is the value the planner read
 	private static @Nullable String idOf(RequestPlan plan, Policy policy) {
 		String keyName = policy.keyName();

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.policy.Dimension;
@@ -32,6 +34,8 @@ public final class SubjectBuckets {
 
 	private final BucketReader reader;
 
+	private final @Nullable LocalRefusals localRefusals;
+
 	/**
 	 * Creates the reader.
 	 * @param control the policy table and the overrides in force
@@ -39,6 +43,20 @@ public final class SubjectBuckets {
 	 * @param keys the layout of the keys the limiter asks the store about
 	 */
 	public SubjectBuckets(RuntimeControl control, RateLimitStore store, StoreKeys keys) {
+		this(control, store, keys, null);
+	}
+
+	/**
+	 * Creates the reader of a limiter that remembers refusals: a reset forgets the
+	 * subject's.
+	 * @param control the policy table and the overrides in force
+	 * @param store where the buckets are
+	 * @param keys the layout of the keys the limiter asks the store about
+	 * @param localRefusals the limiter's remembered refusals, or {@code null}
+	 */
+	public SubjectBuckets(RuntimeControl control, RateLimitStore store, StoreKeys keys,
+			@Nullable LocalRefusals localRefusals) {
+		this.localRefusals = localRefusals;
 		this.control = control;
 		this.store = store;
 		this.keys = keys;
@@ -87,6 +105,11 @@ public final class SubjectBuckets {
 	public int reset(Subject subject) {
 		List<LimitCheck> checks = checks(subject);
 		this.store.reset(checks);
+		if (this.localRefusals != null) {
+			// this instance's only: another instance refuses from memory until the
+			// refusal it remembered runs out
+			this.localRefusals.forget(checks);
+		}
 		return checks.size();
 	}
 

@@ -17,6 +17,7 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.LimitReport;
+import io.github.ratelimit.core.LocalRefusals;
 import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.Outcome;
 import io.github.ratelimit.core.PolicyState;
@@ -75,6 +76,9 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	/** Decisions the store could not make, by kind. */
 	public static final String STORE_ERRORS = "ratelimit.store.errors";
 
+	/** Refusals answered from memory without asking the remote store. */
+	public static final String LOCAL_REFUSALS = "ratelimit.refusals.local";
+
 	/** Bans this instance started. */
 	public static final String BANS = "ratelimit.bans.started";
 
@@ -124,6 +128,13 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		if (this.store instanceof RemoteStore remote) {
 			Gauge.builder(CIRCUIT, remote, (s) -> circuit(s.circuit()))
 				.description("The Redis store's circuit breaker: 0 closed, 0.5 half-open, 1 open")
+				.tag("store", this.storeName)
+				.register(registry);
+		}
+		LocalRefusals localRefusals = this.limiter.localRefusals();
+		if (localRefusals != null) {
+			FunctionCounter.builder(LOCAL_REFUSALS, localRefusals, LocalRefusals::refused)
+				.description("Refusals answered from memory, the store having refused the bucket until later")
 				.tag("store", this.storeName)
 				.register(registry);
 		}

@@ -128,6 +128,23 @@ abstract class RuntimeControlBehaviourTests {
 	}
 
 	@Test
+	void aResetThroughTheEndpointEndsARefusalAtOnce() {
+		String address = nextAddress();
+		for (int i = 0; i < 5; i++) {
+			assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(200);
+		}
+		// on Redis, the second refusal is this instance's own, without a store trip
+		assertThat(get("/api/hello", "X-Forwarded-For", address).status()).isEqualTo(429);
+		Reply refused = get("/api/hello", "X-Forwarded-For", address);
+		assertThat(refused.status()).isEqualTo(429);
+		assertThat(refused.remaining()).isZero();
+		assertThat(Long.parseLong(refused.header("Retry-After").orElseThrow())).isBetween(1L, 720L);
+		Reply reset = ops("POST", "/actuator/ratelimits/reset", "{\"dimension\":\"ip\",\"id\":\"" + address + "\"}");
+		assertThat(reset.status()).as("%s", reset).isEqualTo(200);
+		assertThat(get("/api/hello", "X-Forwarded-For", address).remaining()).isEqualTo(4);
+	}
+
+	@Test
 	void anOverrideSetThroughTheEndpointChangesTheLimitAndKeepsTheTokensSpent() {
 		String address = nextAddress();
 		for (int i = 0; i < 3; i++) {

@@ -71,6 +71,16 @@ final class ScriptStores implements AutoCloseable {
 		return connected(leaseTime, clock, clock, null);
 	}
 
+	/** The prefix of this test's keys. */
+	String prefix() {
+		return this.prefix;
+	}
+
+	/** The key layout of this test's stores: keys under its prefix. */
+	StoreKeys keys() {
+		return new StoreKeys(this.prefix);
+	}
+
 	/** A plain connection to the server. */
 	RedisCommands<String, String> redis() {
 		return this.redis;
