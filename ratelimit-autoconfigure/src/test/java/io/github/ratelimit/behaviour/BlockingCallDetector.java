@@ -96,6 +96,14 @@ public final class BlockingCallDetector {
 			for (String method : new String[] { "incrementWriters", "lockWritersExclusive", "doExclusive" }) {
 				builder.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", method);
 			}
+			// Lettuce's Cluster connection provider records a node's write connection
+			// under a short ReentrantLock when a slot is first written to (concurrent
+			// first
+			// writes to one node meet there): bookkeeping of an established connection,
+			// not a wait on I/O
+			for (String method : new String[] { "getWriteConnection", "lambda$getWriteConnection$1" }) {
+				builder.allowBlockingCallsInside("io.lettuce.core.cluster.PooledClusterConnectionProvider", method);
+			}
 			// CompletableFuture.orTimeout, which bounds every Redis decision, puts a task
 			// on the JDK's timer queue and
 			// takes it off when the decision completes in time; the queue has a short
