@@ -1,13 +1,9 @@
 package io.github.ratelimit.autoconfigure;
 
-import java.util.Locale;
-
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-
-import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 
 /**
  * Matches unless {@code ratelimit.enabled} is {@code false}. Anything but {@code true} or
@@ -20,18 +16,7 @@ class OnRateLimitEnabledCondition extends SpringBootCondition {
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-		String value = context.getEnvironment().getProperty(PROPERTY);
-		if (value == null) {
-			return ConditionOutcome.match(PROPERTY + " is not set");
-		}
-		switch (value.trim().toLowerCase(Locale.ROOT)) {
-			case "true":
-				return ConditionOutcome.match(PROPERTY + " is true");
-			case "false":
-				return ConditionOutcome.noMatch(PROPERTY + " is false");
-			default:
-				throw new InvalidRateLimitConfigurationException(PROPERTY, value, "must be true or false", "true");
-		}
+		return StrictBooleanProperty.outcome(context, PROPERTY, true);
 	}
 
 }

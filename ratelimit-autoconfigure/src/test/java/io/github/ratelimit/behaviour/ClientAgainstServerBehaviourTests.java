@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -91,6 +92,15 @@ abstract class ClientAgainstServerBehaviourTests {
 		properties.put("ratelimit.tiers.anonymous.ip.slow", "1/1h");
 		Class<?> wireTap = (this.stack == Stack.MVC) ? MvcWireTap.class : WebFluxWireTap.class;
 		this.app = BehaviourApp.start(this.stack, properties, CalledApi.class, wireTap).awaitStoreConnected();
+	}
+
+	/**
+	 * Every refusal and admission the client saw was the store's: a decision that fell
+	 * back to the failure mode would make the pacing look right for the wrong reason.
+	 */
+	@AfterEach
+	void noDecisionTookTheFailureMode() {
+		assertThat(app().failureModeDecisions()).as("decisions that got the failure mode").isZero();
 	}
 
 	@AfterAll
