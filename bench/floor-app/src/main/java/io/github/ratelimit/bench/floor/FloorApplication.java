@@ -9,9 +9,10 @@ import org.springframework.core.Ordered;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The floor of the HTTP load comparison: the benchmark's endpoints behind a bare filter that makes at
- * most one Redis trip per request ({@code floor.mode=off|ping|script}, see {@link FloorFilter}). Redis
- * is {@code REDIS_URL} (required: the benchmark passes its own server). See bench/README.md.
+ * The floor of the HTTP load comparison: the benchmark's endpoints behind a bare filter
+ * that makes at most one Redis trip per request ({@code floor.mode=off|ping|script}, see
+ * {@link FloorFilter}). Redis is {@code REDIS_URL} (required: the benchmark passes its
+ * own server). See bench/README.md.
  */
 @SpringBootApplication
 public class FloorApplication {

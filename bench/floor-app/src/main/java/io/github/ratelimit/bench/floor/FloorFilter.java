@@ -10,7 +10,6 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
@@ -19,9 +18,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A bare one-trip filter: per request nothing, one blocking {@code PING}, or one blocking
- * {@code EVALSHA} of {@code floor-token-bucket.lua} keyed by the client address, all through Spring Data
- * Redis ({@link StringRedisTemplate} on Boot's Lettuce connection factory, one shared connection). No
- * identity rules, headers, metrics or failure handling: what is left is the price of the trip itself.
+ * {@code EVALSHA} of {@code floor-token-bucket.lua} keyed by the client address, all
+ * through Spring Data Redis ({@link StringRedisTemplate} on Boot's Lettuce connection
+ * factory, one shared connection). No identity rules, headers, metrics or failure
+ * handling: what is left is the price of the trip itself.
  */
 final class FloorFilter implements Filter {
 
@@ -66,7 +66,10 @@ final class FloorFilter implements Filter {
 		}
 	}
 
-	/** The first address of X-Forwarded-For when present (the benchmark sends it from loopback). */
+	/**
+	 * The first address of X-Forwarded-For when present (the benchmark sends it from
+	 * loopback).
+	 */
 	private static String clientAddress(HttpServletRequest request) {
 		String forwarded = request.getHeader("X-Forwarded-For");
 		if (forwarded == null || forwarded.isBlank()) {

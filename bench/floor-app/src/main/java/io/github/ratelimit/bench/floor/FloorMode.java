@@ -11,7 +11,10 @@ enum FloorMode {
 	/** One blocking {@code PING}: the cheapest Redis trip. */
 	PING,
 
-	/** One blocking {@code EVALSHA} of a single-key token bucket: the cheapest one-trip limiter. */
+	/**
+	 * One blocking {@code EVALSHA} of a single-key token bucket: the cheapest one-trip
+	 * limiter.
+	 */
 	SCRIPT;
 
 	static FloorMode of(String value) {
