@@ -1,0 +1,29 @@
+package io.github.ratelimit.bench.floor;
+
+import java.util.Locale;
+
+/** What {@link FloorFilter} does per request. */
+enum FloorMode {
+
+	/** Nothing: the app's own baseline. */
+	OFF,
+
+	/** One blocking {@code PING}: the cheapest Redis trip. */
+	PING,
+
+	/**
+	 * One blocking {@code EVALSHA} of a single-key token bucket: the cheapest one-trip
+	 * limiter.
+	 */
+	SCRIPT;
+
+	static FloorMode of(String value) {
+		try {
+			return valueOf(value.trim().toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("floor.mode must be off, ping or script (got '" + value + "')", ex);
+		}
+	}
+
+}
