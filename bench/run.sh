@@ -19,10 +19,9 @@
 #   WARMUP [min(2 x DURATION, 20s)]: the first path's warm-up in each fresh JVM (the JIT needs it)
 #   PATH_WARMUP [min(DURATION, 5s)]: the warm-up of each later path in the same JVM
 #   MANY_KEYS [1000]: client addresses of the admitted-many path
-#   VARIANTS ["off memory redis-script redis-bucket4j peer-memory peer-redis floor-off floor-ping floor-script"]
-#     also: redis-script-nohot, redis-script with --ratelimit.storage.redis.hot-keys.enabled=false (not in
-#     the default list: it needs a build that has that property; on one without, the app may ignore it or
-#     refuse to start)
+#   VARIANTS ["off memory redis-script redis-script-nohot redis-bucket4j peer-memory peer-redis floor-off
+#     floor-ping floor-script"]; redis-script-nohot is redis-script with reserves for hot buckets switched
+#     off (--ratelimit.storage.redis.hot-keys.max-tokens=0), to show what they save
 #   JAVA_OPTS [-Xms512m -Xmx512m]  START_TIMEOUT [60] (seconds)  REDIS_BENCH_N [20000 x DURATION s]
 #   SAMPLE_JAR, PEER_JAR, FLOOR_JAR: use these jars instead of building the sample app, the peer app, the
 #     floor app (built to sample-app/target/sample-app.jar, bench/peer-app/target/peer-app.jar,
@@ -31,7 +30,7 @@
 #     the sample app's store failed)
 #   JMH [1]: 0 skips the JMH step   JMH_THREADS [16]   JMH_OPTS [-f 1 -wi 2 -w 3s -i 3 -r 3s]
 #   BENCH_JAR: use this JMH jar instead of building it (built to bench/target/benchmarks.jar)
-# The default run takes about 22-25 minutes on 2 cores (builds included); it prints its estimate first:
+# The default run takes about 25-28 minutes on 2 cores (builds included); it prints its estimate first:
 # per variant and round about 10 s to start, WARMUP + DURATION on the first path, PATH_WARMUP + DURATION
 # on each later path (the floor apps run the two admitted paths only), then redis-benchmark and JMH.
 # Quick smoke run (about 5 minutes on an idle machine, builds excluded): DURATION=2s ROUNDS=1 JMH=0 bench/run.sh
@@ -64,7 +63,7 @@ DURATION=${DURATION:-10s}
 ROUNDS=${ROUNDS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-2}
-VARIANTS=${VARIANTS:-"off memory redis-script redis-bucket4j peer-memory peer-redis floor-off floor-ping floor-script"}
+VARIANTS=${VARIANTS:-"off memory redis-script redis-script-nohot redis-bucket4j peer-memory peer-redis floor-off floor-ping floor-script"}
 MANY_KEYS=${MANY_KEYS:-1000}
 JAVA_OPTS=${JAVA_OPTS:-"-Xms512m -Xmx512m"}
 START_TIMEOUT=${START_TIMEOUT:-60}
@@ -309,7 +308,7 @@ start_app() {
 			# needs a build with hot-key token reserves and their switch (see --help)
 			jar=$SAMPLE_JAR env=(REDIS_URL="$REDIS_URL")
 			args=(--spring.profiles.active=redis --ratelimit.storage.redis.strategy=script
-				--ratelimit.storage.redis.hot-keys.enabled=false "${SAMPLE_ARGS[@]}")
+				--ratelimit.storage.redis.hot-keys.max-tokens=0 "${SAMPLE_ARGS[@]}")
 			;;
 		redis-bucket4j)
 			jar=$SAMPLE_JAR env=(REDIS_URL="$REDIS_URL")

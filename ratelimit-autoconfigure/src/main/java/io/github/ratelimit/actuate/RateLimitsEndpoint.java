@@ -2,6 +2,7 @@ package io.github.ratelimit.actuate;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -20,10 +21,10 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.OperatorInput;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.control.Subject;
-import io.github.ratelimit.core.LocalRefusals;
 import io.github.ratelimit.core.SubjectBuckets;
 import io.github.ratelimit.core.TopRefused;
 import io.github.ratelimit.identity.ClientIpResolver;
+import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.StoreUnavailableException;
@@ -82,17 +83,18 @@ public class RateLimitsEndpoint {
 	}
 
 	/**
-	 * Creates the endpoint of a limiter that remembers refusals: a reset forgets the
-	 * subject's too.
+	 * Creates the endpoint of a limiter that holds some of a remote store's state in
+	 * memory (remembered refusals, reserved tokens): a reset forgets the subject's too.
 	 * @param keys the layout of the keys the limiter asks the store about
 	 * @param ips the resolver of the application: {@code ip} ids are read as the groups
 	 * it counts clients in
-	 * @param localRefusals the limiter's remembered refusals, or {@code null}
+	 * @param forgetLocally forgets what the limiter holds of buckets in memory
+	 * ({@link io.github.ratelimit.core.RateLimiter#forgetLocally}), or {@code null}
 	 */
 	public RateLimitsEndpoint(RuntimeControl control, RateLimitStore store, StoreKeys keys, TopRefused topRefused,
-			Clock clock, ClientIpResolver ips, @Nullable LocalRefusals localRefusals) {
+			Clock clock, ClientIpResolver ips, @Nullable Consumer<List<LimitCheck>> forgetLocally) {
 		this.control = control;
-		this.buckets = new SubjectBuckets(control, store, keys, localRefusals);
+		this.buckets = new SubjectBuckets(control, store, keys, forgetLocally);
 		this.topRefused = topRefused;
 		this.input = new OperatorInput(ips, clock);
 		this.clock = clock;

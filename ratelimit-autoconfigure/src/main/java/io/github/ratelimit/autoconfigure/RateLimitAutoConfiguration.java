@@ -1,6 +1,7 @@
 package io.github.ratelimit.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -111,6 +112,19 @@ public final class RateLimitAutoConfiguration {
 		return control;
 	}
 
+	private static int hotKeyTokens(RateLimitProperties.HotKeys hotKeys) {
+		if (hotKeys.getMaxTokens() < 0 || hotKeys.getMaxTokens() == 1) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.hot-keys.max-tokens",
+					hotKeys.getMaxTokens(), "must be 0 (no reserves) or at least 2", "100");
+		}
+		Duration hold = hotKeys.getHold();
+		if (hold == null || hold.isNegative() || hold.isZero()) {
+			throw new InvalidRateLimitConfigurationException("ratelimit.storage.redis.hot-keys.hold", hold,
+					"must be positive", "1s");
+		}
+		return hotKeys.getMaxTokens();
+	}
+
 	/**
 	 * Keeps the runtime control in step with its store from when the context starts,
 	 * before the web server takes requests, until it stops, after the web server stopped.
@@ -195,6 +209,8 @@ public final class RateLimitAutoConfiguration {
 			.failureMode(storage.getFailureMode(), fallback)
 			.clock(Clock.systemUTC())
 			.maxWaiting(properties.getWaiting().getMaxRequests())
+			.localRefusals(storage.getRedis().isLocalRefusals())
+			.hotKeyReserves(hotKeyTokens(storage.getRedis().getHotKeys()), storage.getRedis().getHotKeys().getHold())
 			.loginProtection(loginProtection)
 			.storeKeys(storeKeys)
 			.requestKeys(requestKeys)

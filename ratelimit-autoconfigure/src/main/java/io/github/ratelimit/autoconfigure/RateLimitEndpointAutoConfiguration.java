@@ -36,7 +36,7 @@ public final class RateLimitEndpointAutoConfiguration {
 		// ip ids are read as the groups this resolver counts clients in, so that an
 		// override applies
 		return new RateLimitsEndpoint(runtimeControl, rateLimitStore, storeKeys, rateLimiter.topRefused(),
-				Clock.systemUTC(), clientIpResolver, rateLimiter.localRefusals());
+				Clock.systemUTC(), clientIpResolver, rateLimiter::forgetLocally);
 	}
 
 }

@@ -18,6 +18,7 @@ import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.core.FailureMode;
+import io.github.ratelimit.core.HotKeyReserves;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.identity.CidrRange;
@@ -880,6 +881,28 @@ public class RateLimitProperties {
 		 */
 		private Duration leaseTime = RedisStoreDefaults.LEASE_TIME;
 
+		/**
+		 * Whether a refusal Redis gave is remembered until the refused bucket refills,
+		 * and requests needing that bucket are refused on this instance without asking
+		 * Redis meanwhile (token buckets, windows and quotas; never concurrency caps,
+		 * limits that count by outcome, or groups that wait).
+		 */
+		private boolean localRefusals = true;
+
+		private final HotKeys hotKeys = new HotKeys();
+
+		public boolean isLocalRefusals() {
+			return this.localRefusals;
+		}
+
+		public void setLocalRefusals(boolean localRefusals) {
+			this.localRefusals = localRefusals;
+		}
+
+		public HotKeys getHotKeys() {
+			return this.hotKeys;
+		}
+
 		public Duration getLeaseTime() {
 			return this.leaseTime;
 		}
@@ -910,6 +933,44 @@ public class RateLimitProperties {
 
 		public void setOpenDuration(Duration openDuration) {
 			this.openDuration = openDuration;
+		}
+
+	}
+
+	/**
+	 * Reserves of tokens for hot buckets: a token bucket this instance decides at least a
+	 * reserve's worth of times a second takes several tokens from Redis at once and
+	 * spends them here, so all instances together still admit no more than the limit.
+	 */
+	public static class HotKeys {
+
+		/**
+		 * The most tokens one bucket's reserve takes at once; a reserve is also at most a
+		 * hundredth of the bucket's capacity (so buckets under 200 never take one). 0
+		 * turns reserves off.
+		 */
+		private int maxTokens = HotKeyReserves.DEFAULT_MAX_TOKENS;
+
+		/**
+		 * How long a reserve's tokens are held before the unspent ones go back to Redis:
+		 * the longest other instances may miss them.
+		 */
+		private Duration hold = HotKeyReserves.DEFAULT_HOLD;
+
+		public int getMaxTokens() {
+			return this.maxTokens;
+		}
+
+		public void setMaxTokens(int maxTokens) {
+			this.maxTokens = maxTokens;
+		}
+
+		public Duration getHold() {
+			return this.hold;
+		}
+
+		public void setHold(Duration hold) {
+			this.hold = hold;
 		}
 
 	}

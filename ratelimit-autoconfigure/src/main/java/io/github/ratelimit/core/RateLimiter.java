@@ -1,6 +1,7 @@
 package io.github.ratelimit.core;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,6 +55,8 @@ public final class RateLimiter {
 
 	private final @Nullable LocalRefusals localRefusals;
 
+	private final @Nullable HotKeyReserves reserves;
+
 	private final @Nullable RuntimeControl control;
 
 	private final Clock clock;
@@ -78,8 +81,11 @@ public final class RateLimiter {
 		this.control = settings.control;
 		this.clock = settings.clock;
 		// only a store over the network is worth not asking; memory decides as fast
-		this.localRefusals = (settings.localRefusals && this.store instanceof RemoteStore)
+		boolean remote = this.store instanceof RemoteStore;
+		this.localRefusals = (settings.localRefusals && remote)
 				? new LocalRefusals(LocalRefusals.DEFAULT_CAPACITY, settings.clock) : null;
+		this.reserves = (settings.reserveTokens >= 2 && remote)
+				? new HotKeyReserves(this.store, settings.reserveTokens, settings.reserveHold, settings.clock) : null;
 		this.refusalsTable = this.registry.current();
 	}
 
@@ -183,7 +189,10 @@ public final class RateLimiter {
 		if (plan.decision() != null) {
 			return plan.decision();
 		}
-		Decision local = refusedLocally(plan);
+		Decision local = decidedLocally(plan);
+		if (local == null) {
+			local = admittedFromReserves(plan);
+		}
 		if (local != null) {
 			return local;
 		}
@@ -200,25 +209,42 @@ public final class RateLimiter {
 
 	// changes, table: the control's changes and the policies before the plan; a refusal
 	// planned under limits since replaced is not remembered
-	private Decision evaluated(RequestPlan plan, StoreDecision storeDecision, long askedAt, long changes,
-			PolicyTable table) {
+	private Decision evaluated(RequestPlan plan, StoreDecision answer, long askedAt, long changes, PolicyTable table) {
+		HotKeyReserves reserves = this.reserves;
+		StoreDecision storeDecision = (reserves != null) ? reserves.withReserves(plan.checks(), answer) : answer;
 		Decision decision = this.evaluator.evaluate(plan, storeDecision);
 		LocalRefusals localRefusals = this.localRefusals;
 		if (localRefusals != null && !storeDecision.admitted() && decision instanceof Decision.Rejected
-				&& remembers(plan) && changes == controlChanges() && table == this.registry.current()) {
+				&& remembers(plan) && changes == controlChanges() && table == this.registry.current()
+				&& (reserves == null || !reserves.holdsAny(plan.checks()))) {
 			localRefusals.remember(plan.checks(), storeDecision, askedAt);
 		}
 		return this.refusals.recorded(decision);
 	}
 
+	// a refusal the store gave earlier still stands: answered without asking the store
+	private @Nullable Decision decidedLocally(RequestPlan plan) {
+		if (this.localRefusals == null && this.reserves == null) {
+			return null;
+		}
+		forgetOnChange();
+		if (!remembers(plan)) {
+			return null;
+		}
+		return refusedLocally(plan);
+	}
+
+	// admitted from the reserves of its hot buckets, or null: the store decides
+	private @Nullable Decision admittedFromReserves(RequestPlan plan) {
+		HotKeyReserves reserves = this.reserves;
+		StoreDecision reserved = (reserves != null && remembers(plan)) ? reserves.admit(plan.checks()) : null;
+		return (reserved != null) ? this.refusals.recorded(this.evaluator.evaluate(plan, reserved)) : null;
+	}
+
 	// a refusal the store gave earlier still stands: answered without asking it
 	private @Nullable Decision refusedLocally(RequestPlan plan) {
 		LocalRefusals localRefusals = this.localRefusals;
-		if (localRefusals == null) {
-			return null;
-		}
-		forgetOnChange(localRefusals);
-		if (localRefusals.size() == 0 || !remembers(plan)) {
+		if (localRefusals == null || localRefusals.size() == 0) {
 			return null;
 		}
 		long now = this.clock.millis();
@@ -250,11 +276,16 @@ public final class RateLimiter {
 		return (control != null) ? control.changes() : 0;
 	}
 
-	private void forgetOnChange(LocalRefusals localRefusals) {
+	private void forgetOnChange() {
 		PolicyTable table = this.registry.current();
 		long changes = controlChanges();
 		if (table != this.refusalsTable || changes != this.refusalsControlChanges) {
-			localRefusals.forgetAll();
+			if (this.localRefusals != null) {
+				this.localRefusals.forgetAll();
+			}
+			if (this.reserves != null) {
+				this.reserves.forgetAll();
+			}
 			this.refusalsTable = table;
 			this.refusalsControlChanges = changes;
 		}
@@ -268,10 +299,21 @@ public final class RateLimiter {
 		if (plan.decision() != null) {
 			return CompletableFuture.completedFuture(plan.decision());
 		}
-		Decision local = refusedLocally(plan);
+		Decision local = decidedLocally(plan);
 		if (local != null) {
 			return CompletableFuture.completedFuture(local);
 		}
+		HotKeyReserves reserves = this.reserves;
+		if (reserves == null || !remembers(plan)) {
+			return askStore(plan, changes, table);
+		}
+		return reserves.admitAsync(plan.checks())
+			.thenCompose((reserved) -> (reserved != null)
+					? CompletableFuture.completedFuture(this.refusals.recorded(this.evaluator.evaluate(plan, reserved)))
+					: askStore(plan, changes, table));
+	}
+
+	private CompletableFuture<Decision> askStore(RequestPlan plan, long changes, PolicyTable table) {
 		long askedAt = this.clock.millis();
 		CompletableFuture<StoreDecision> future;
 		try {
@@ -314,6 +356,29 @@ public final class RateLimiter {
 	 */
 	public @Nullable LocalRefusals localRefusals() {
 		return this.localRefusals;
+	}
+
+	/**
+	 * The reserves of tokens this instance takes for its hot buckets and spends without
+	 * asking the store, or {@code null} when every admission asks the store (a store in
+	 * memory, or turned off).
+	 */
+	public @Nullable HotKeyReserves hotKeyReserves() {
+		return this.reserves;
+	}
+
+	/**
+	 * Forgets what this instance holds of some buckets in memory (remembered refusals,
+	 * reserved tokens): an operator reset them.
+	 * @param checks the buckets
+	 */
+	public void forgetLocally(List<LimitCheck> checks) {
+		if (this.localRefusals != null) {
+			this.localRefusals.forget(checks);
+		}
+		if (this.reserves != null) {
+			this.reserves.forget(checks);
+		}
 	}
 
 	/** The policies in force. */

@@ -1,6 +1,7 @@
 package io.github.ratelimit.core;
 
 import java.time.Clock;
+import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +43,10 @@ public final class RateLimiterBuilder {
 	int maxWaiting = RateLimiter.DEFAULT_MAX_WAITING;
 
 	boolean localRefusals = true;
+
+	long reserveTokens = HotKeyReserves.DEFAULT_MAX_TOKENS;
+
+	Duration reserveHold = HotKeyReserves.DEFAULT_HOLD;
 
 	@Nullable LoginProtection loginProtection;
 
@@ -109,6 +114,28 @@ public final class RateLimiterBuilder {
 	 */
 	public RateLimiterBuilder localRefusals(boolean enabled) {
 		this.localRefusals = enabled;
+		return this;
+	}
+
+	/**
+	 * Whether hot buckets of a remote store take reserves of tokens spent on this
+	 * instance without asking the store ({@link HotKeyReserves}); on by default with
+	 * reserves of at most {@value HotKeyReserves#DEFAULT_MAX_TOKENS} tokens held
+	 * {@link HotKeyReserves#DEFAULT_HOLD}, and only ever for a
+	 * {@link io.github.ratelimit.storage.RemoteStore}.
+	 * @param maxTokens the most tokens one bucket's reserve takes; 0 turns reserves off
+	 * @param hold how long a reserve's tokens are held before the unspent ones go back
+	 * @return this builder
+	 */
+	public RateLimiterBuilder hotKeyReserves(long maxTokens, Duration hold) {
+		if (maxTokens == 1 || maxTokens < 0) {
+			throw new IllegalArgumentException("maxTokens must be 0 (off) or at least 2, was " + maxTokens);
+		}
+		if (hold.isNegative() || hold.isZero()) {
+			throw new IllegalArgumentException("hold must be positive, was " + hold);
+		}
+		this.reserveTokens = maxTokens;
+		this.reserveHold = hold;
 		return this;
 	}
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +35,7 @@ public final class SubjectBuckets {
 
 	private final BucketReader reader;
 
-	private final @Nullable LocalRefusals localRefusals;
+	private final @Nullable Consumer<List<LimitCheck>> forgetLocally;
 
 	/**
 	 * Creates the reader.
@@ -47,16 +48,17 @@ public final class SubjectBuckets {
 	}
 
 	/**
-	 * Creates the reader of a limiter that remembers refusals: a reset forgets the
-	 * subject's.
+	 * Creates the reader of a limiter that holds some of a remote store's state in memory
+	 * (remembered refusals, reserved tokens: {@link RateLimiter#forgetLocally}): a reset
+	 * forgets the subject's.
 	 * @param control the policy table and the overrides in force
 	 * @param store where the buckets are
 	 * @param keys the layout of the keys the limiter asks the store about
-	 * @param localRefusals the limiter's remembered refusals, or {@code null}
+	 * @param forgetLocally forgets what the limiter holds of buckets, or {@code null}
 	 */
 	public SubjectBuckets(RuntimeControl control, RateLimitStore store, StoreKeys keys,
-			@Nullable LocalRefusals localRefusals) {
-		this.localRefusals = localRefusals;
+			@Nullable Consumer<List<LimitCheck>> forgetLocally) {
+		this.forgetLocally = forgetLocally;
 		this.control = control;
 		this.store = store;
 		this.keys = keys;
@@ -105,10 +107,10 @@ public final class SubjectBuckets {
 	public int reset(Subject subject) {
 		List<LimitCheck> checks = checks(subject);
 		this.store.reset(checks);
-		if (this.localRefusals != null) {
+		if (this.forgetLocally != null) {
 			// this instance's only: another instance refuses from memory until the
-			// refusal it remembered runs out
-			this.localRefusals.forget(checks);
+			// refusal it remembered runs out, and spends the tokens it reserved
+			this.forgetLocally.accept(checks);
 		}
 		return checks.size();
 	}

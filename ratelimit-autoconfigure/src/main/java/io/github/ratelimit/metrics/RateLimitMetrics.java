@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.HotKeyReserves;
 import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.LocalRefusals;
 import io.github.ratelimit.core.LoginProtection;
@@ -79,6 +80,12 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	/** Refusals answered from memory without asking the remote store. */
 	public static final String LOCAL_REFUSALS = "ratelimit.refusals.local";
 
+	/** Admissions from the reserves of hot buckets, without asking the remote store. */
+	public static final String LOCAL_ADMISSIONS = "ratelimit.admissions.local";
+
+	/** Tokens this instance holds in reserves of hot buckets. */
+	public static final String RESERVED_TOKENS = "ratelimit.reserves.tokens";
+
 	/** Bans this instance started. */
 	public static final String BANS = "ratelimit.bans.started";
 
@@ -135,6 +142,17 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		if (localRefusals != null) {
 			FunctionCounter.builder(LOCAL_REFUSALS, localRefusals, LocalRefusals::refused)
 				.description("Refusals answered from memory, the store having refused the bucket until later")
+				.tag("store", this.storeName)
+				.register(registry);
+		}
+		HotKeyReserves reserves = this.limiter.hotKeyReserves();
+		if (reserves != null) {
+			FunctionCounter.builder(LOCAL_ADMISSIONS, reserves, HotKeyReserves::admitted)
+				.description("Admissions from tokens taken from the store in advance for hot buckets")
+				.tag("store", this.storeName)
+				.register(registry);
+			Gauge.builder(RESERVED_TOKENS, reserves, HotKeyReserves::held)
+				.description("Tokens this instance holds in reserves of hot buckets")
 				.tag("store", this.storeName)
 				.register(registry);
 		}

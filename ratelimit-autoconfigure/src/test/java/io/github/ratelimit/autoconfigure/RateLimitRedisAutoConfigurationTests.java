@@ -1,6 +1,7 @@
 package io.github.ratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -65,6 +66,37 @@ class RateLimitRedisAutoConfigurationTests {
 				assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
 					.getDescription()).contains("ratelimit.storage.redis.strategy").contains("bucket4j_jdk17-lettuce");
 			});
+	}
+
+	@Test
+	void redisDecidesSomeRequestsLocallyByDefaultAndEachCanBeSwitchedOff() {
+		this.runner.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url()).run((context) -> {
+			RateLimiter limiter = context.getBean(RateLimiter.class);
+			assertThat(limiter.localRefusals()).isNotNull();
+			assertThat(limiter.hotKeyReserves()).isNotNull();
+		});
+		this.runner
+			.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
+					"ratelimit.storage.redis.local-refusals=false", "ratelimit.storage.redis.hot-keys.max-tokens=0")
+			.run((context) -> {
+				RateLimiter limiter = context.getBean(RateLimiter.class);
+				assertThat(limiter.localRefusals()).isNull();
+				assertThat(limiter.hotKeyReserves()).isNull();
+			});
+	}
+
+	@Test
+	void invalidHotKeysSettingsStopTheStartNamingTheProperty() {
+		Map<String, String> invalid = Map.of("max-tokens", "1", "hold", "0s");
+		invalid.forEach(
+				(property, value) -> this.runner
+					.withPropertyValues("spring.data.redis.url=" + RedisTestServer.url(),
+							"ratelimit.storage.redis.hot-keys." + property + "=" + value)
+					.run((context) -> {
+						assertThat(context).hasFailed();
+						assertThat(new RateLimitConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+							.getDescription()).contains("ratelimit.storage.redis.hot-keys." + property);
+					}));
 	}
 
 	@Test

@@ -23,10 +23,6 @@ import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
-import io.github.ratelimit.storage.LimitCheck;
-import io.github.ratelimit.storage.RateLimitStore;
-import io.github.ratelimit.storage.RemoteStore;
-import io.github.ratelimit.storage.StoreDecision;
 import io.github.ratelimit.storage.StoreKeys;
 import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
@@ -160,7 +156,7 @@ class RateLimiterLocalRefusalsTests {
 		spend("default");
 		assertThat(request("default").outcome()).isEqualTo(Outcome.REJECTED);
 		int calls = this.store.calls;
-		new SubjectBuckets(this.control, this.store, this.keys, this.limiter.localRefusals())
+		new SubjectBuckets(this.control, this.store, this.keys, this.limiter::forgetLocally)
 			.reset(Subject.of(Dimension.IP, CLIENT));
 		assertThat(request("default").outcome()).isEqualTo(Outcome.ALLOWED);
 		assertThat(this.store.calls).isEqualTo(calls + 1);
@@ -210,45 +206,6 @@ class RateLimiterLocalRefusalsTests {
 			.clock(this.time)
 			.build();
 		assertThat(inMemory.localRefusals()).isNull();
-	}
-
-	/** A remote store as the limiter sees one, deciding in memory and counting calls. */
-	private static final class CountingRemoteStore implements RateLimitStore, RemoteStore {
-
-		private final RateLimitStore delegate;
-
-		int calls;
-
-		CountingRemoteStore(RateLimitStore delegate) {
-			this.delegate = delegate;
-		}
-
-		@Override
-		public StoreDecision decide(List<LimitCheck> checks) {
-			this.calls++;
-			return this.delegate.decide(checks);
-		}
-
-		@Override
-		public void giveBack(List<LimitCheck> checks) {
-			this.delegate.giveBack(checks);
-		}
-
-		@Override
-		public void reset(List<LimitCheck> checks) {
-			this.delegate.reset(checks);
-		}
-
-		@Override
-		public boolean isConnected() {
-			return true;
-		}
-
-		@Override
-		public Circuit circuit() {
-			return Circuit.CLOSED;
-		}
-
 	}
 
 }

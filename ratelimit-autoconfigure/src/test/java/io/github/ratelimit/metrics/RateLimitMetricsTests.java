@@ -142,6 +142,31 @@ class RateLimitMetricsTests {
 	}
 
 	@Test
+	void admissionsFromTheReservesOfHotBucketsAndTheTokensHeldAreMeasured() {
+		FailingRemoteStore remote = new FailingRemoteStore(this.store);
+		PolicyTable busy = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "100000/1d"))),
+				Map.of(), Set.of());
+		RateLimiter limiter = RateLimiter
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), busy.tiers(), "anonymous",
+					"authenticated"), remote)
+			.policies(busy)
+			.clock(this.time)
+			.build();
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		new RateLimitMetrics(limiter, remote, null).bindTo(registry);
+		for (int i = 0; i < 300; i++) {
+			limiter.decide(TestRequest.from("203.0.113.9"), Classification.of("default", 1));
+		}
+		// the hundredth decision makes the bucket hot: it and the rest come from reserves
+		// of 100
+		assertThat(registry.get(RateLimitMetrics.LOCAL_ADMISSIONS).functionCounter().count()).isEqualTo(201);
+		assertThat(registry.get(RateLimitMetrics.RESERVED_TOKENS).gauge().value()).isBetween(1.0, 100.0);
+		assertThat(this.registry.find(RateLimitMetrics.LOCAL_ADMISSIONS).functionCounter())
+			.as("a store in memory takes no reserves")
+			.isNull();
+	}
+
+	@Test
 	void noIdEverBecomesATagValue() {
 		decide("203.0.113.5", "default");
 		decide("192.0.2.10", "default");
