@@ -64,7 +64,7 @@ public final class AddressGate {
 		this.identifier = identifier;
 		this.control = control;
 		this.clock = clock;
-		this.screens = List.copyOf(screens);
+		this.screens = screens.stream().filter(AddressScreen::refuses).toList();
 	}
 
 	/**

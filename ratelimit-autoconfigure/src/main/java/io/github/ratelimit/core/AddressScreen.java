@@ -18,4 +18,12 @@ public interface AddressScreen {
 	 */
 	@Nullable DenialReason screen(AddressBits address);
 
+	/**
+	 * Whether the screen may refuse anything: a screen that never does (reputation lists
+	 * that only assign tiers) costs the gate nothing.
+	 */
+	default boolean refuses() {
+		return true;
+	}
+
 }

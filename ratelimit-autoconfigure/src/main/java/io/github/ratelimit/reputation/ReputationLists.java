@@ -7,13 +7,14 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.core.AddressScreen;
 import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.identity.AddressBits;
+import io.github.ratelimit.identity.AddressTiers;
 
 /**
  * The reputation lists in force: a deny list refuses its addresses at the gate
  * ({@code reputation_denied}); a tier list holds its anonymous callers to a tier of
  * tighter limits. Lookups read each list's ranges in force, never its source.
  */
-public final class ReputationLists implements AddressScreen {
+public final class ReputationLists implements AddressScreen, AddressTiers {
 
 	private final List<ReputationList> deny;
 
@@ -42,7 +43,8 @@ public final class ReputationLists implements AddressScreen {
 	}
 
 	/** Whether any list denies addresses. */
-	public boolean denies() {
+	@Override
+	public boolean refuses() {
 		return !this.deny.isEmpty();
 	}
 
@@ -51,6 +53,7 @@ public final class ReputationLists implements AddressScreen {
 	 * @param address a client address literal
 	 * @return the tier, or {@code null} when no tier list holds it
 	 */
+	@Override
 	public @Nullable String tierOf(String address) {
 		if (this.tiered.isEmpty()) {
 			return null;
