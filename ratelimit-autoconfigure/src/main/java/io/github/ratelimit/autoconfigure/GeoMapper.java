@@ -39,14 +39,14 @@ final class GeoMapper {
 					DATABASE_EXAMPLE);
 		}
 		if (!database.exists()) {
-			throw new InvalidRateLimitConfigurationException(DATABASE, database.getDescription(),
+			throw new InvalidRateLimitConfigurationException(DATABASE, describe(database),
 					"no such file (a path needs the file: prefix)", DATABASE_EXAMPLE);
 		}
 		try (InputStream in = database.getInputStream()) {
 			return MaxMindCountryLookup.read(in);
 		}
 		catch (IOException | RuntimeException ex) {
-			throw new InvalidRateLimitConfigurationException(DATABASE, database.getDescription(),
+			throw new InvalidRateLimitConfigurationException(DATABASE, describe(database),
 					"not a readable MaxMind database (.mmdb): " + ex.getMessage(), DATABASE_EXAMPLE);
 		}
 	}
@@ -71,9 +71,19 @@ final class GeoMapper {
 					"country rules (ratelimit.geo.allow or deny) need a country database", DATABASE_EXAMPLE);
 		}
 		if (!readerPresent) {
-			throw new InvalidRateLimitConfigurationException(DATABASE, geo.getDatabase().getDescription(),
+			throw new InvalidRateLimitConfigurationException(DATABASE, describe(geo.getDatabase()),
 					"reading it needs MaxMind's reader: add the dependency com.maxmind.db:maxmind-db",
 					DATABASE_EXAMPLE);
+		}
+	}
+
+	// the value as written, where the resource can tell it
+	private static String describe(Resource resource) {
+		try {
+			return resource.getURI().toString();
+		}
+		catch (IOException ex) {
+			return resource.getDescription();
 		}
 	}
 

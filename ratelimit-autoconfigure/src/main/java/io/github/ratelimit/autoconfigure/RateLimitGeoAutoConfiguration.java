@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -39,9 +40,9 @@ public final class RateLimitGeoAutoConfiguration {
 
 	@Bean
 	SmartInitializingSingleton rateLimitCountryRulesCheck(RateLimitProperties properties,
-			ObjectProvider<CountryLookup> countryLookup) {
+			ObjectProvider<CountryLookup> countryLookup, ApplicationContext context) {
 		return () -> GeoMapper.checkDatabase(properties.getGeo(), countryLookup.getIfAvailable() != null,
-				ClassUtils.isPresent(READER, RateLimitGeoAutoConfiguration.class.getClassLoader()));
+				ClassUtils.isPresent(READER, context.getClassLoader()));
 	}
 
 	@Configuration(proxyBeanMethods = false)

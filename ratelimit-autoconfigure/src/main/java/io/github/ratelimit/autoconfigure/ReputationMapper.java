@@ -68,7 +68,7 @@ final class ReputationMapper {
 			return new UrlListSource(source.getURL(), timeout);
 		}
 		catch (IOException ex) {
-			throw new InvalidRateLimitConfigurationException(prefix + ".source", source.getDescription(),
+			throw new InvalidRateLimitConfigurationException(prefix + ".source", source.toString(),
 					"not a file or URL (" + ex.getMessage() + ")", "file:/etc/ratelimit/drop.txt");
 		}
 	}
