@@ -17,4 +17,12 @@ public interface AddressTiers {
 	 */
 	@Nullable String tierOf(String address);
 
+	/**
+	 * Whether any address may get a tier: when none may, the identity layer never asks
+	 * (and never resolves an anonymous caller's address for it).
+	 */
+	default boolean assigns() {
+		return true;
+	}
+
 }

@@ -76,7 +76,7 @@ public final class Identifier {
 		this.isTier = isTier;
 		this.anonymousTier = anonymousTier;
 		this.authenticatedTier = authenticatedTier;
-		this.addressTiers = addressTiers;
+		this.addressTiers = (addressTiers != null && addressTiers.assigns()) ? addressTiers : null;
 	}
 
 	/**

@@ -70,6 +70,12 @@ public final class ReputationLists implements AddressScreen, AddressTiers {
 		return null;
 	}
 
+	/** Whether any list holds its addresses to a tier. */
+	@Override
+	public boolean assigns() {
+		return !this.tiered.isEmpty();
+	}
+
 	/** Refreshes every list whose interval has passed: the scheduled task. */
 	public void refreshDue() {
 		for (ReputationList list : this.all) {
