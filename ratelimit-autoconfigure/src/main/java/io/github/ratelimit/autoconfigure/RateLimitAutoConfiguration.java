@@ -34,6 +34,7 @@ import reactor.core.scheduler.Schedulers;
 import io.github.ratelimit.control.ControlStore;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.AddressGate;
+import io.github.ratelimit.core.AddressScreen;
 import io.github.ratelimit.core.DecisionListener;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.LoginProtection;
@@ -43,6 +44,7 @@ import io.github.ratelimit.core.RequestKeys;
 import io.github.ratelimit.http.ProblemDetailsBodyWriter;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
+import io.github.ratelimit.identity.AddressTiers;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
@@ -144,7 +146,7 @@ public final class RateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	Identifier rateLimitCallerIdentifier(RateLimitProperties properties, PolicyTable policyTable,
 			PolicyRegistry policyRegistry, ClientIpResolver clientIpResolver,
-			ObjectProvider<IdentityResolver> identityResolvers) {
+			ObjectProvider<IdentityResolver> identityResolvers, ObjectProvider<AddressTiers> addressTiers) {
 		RateLimitProperties.Identity identity = properties.getIdentity();
 		List<IdentityResolver> resolvers = new ArrayList<>(identityResolvers.orderedStream().toList());
 		if (!identity.getApiKeys().isEmpty()) {
@@ -156,7 +158,7 @@ public final class RateLimitAutoConfiguration {
 		// the tiers of the table in force: a table replaced at runtime may add or remove
 		// tiers
 		return new Identifier(resolvers, clientIpResolver, (tier) -> policyRegistry.current().hasTier(tier),
-				identity.getAnonymousTier(), identity.getAuthenticatedTier());
+				identity.getAnonymousTier(), identity.getAuthenticatedTier(), addressTiers.getIfUnique());
 	}
 
 	@Bean
@@ -227,8 +229,10 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AddressGate rateLimitAddressGate(Identifier callerIdentifier, RuntimeControl runtimeControl) {
-		return new AddressGate(callerIdentifier, runtimeControl, Clock.systemUTC());
+	AddressGate rateLimitAddressGate(Identifier callerIdentifier, RuntimeControl runtimeControl,
+			ObjectProvider<AddressScreen> addressScreens) {
+		return new AddressGate(callerIdentifier, runtimeControl, Clock.systemUTC(),
+				addressScreens.orderedStream().toList());
 	}
 
 	@Bean

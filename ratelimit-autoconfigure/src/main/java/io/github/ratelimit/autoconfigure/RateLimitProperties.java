@@ -131,6 +131,19 @@ public class RateLimitProperties {
 	@NestedConfigurationProperty
 	private final RateLimitClientProperties client = new RateLimitClientProperties();
 
+	/**
+	 * Country rules: client addresses allowed or refused by country at the gate.
+	 */
+	@NestedConfigurationProperty
+	private final GeoProperties geo = new GeoProperties();
+
+	/**
+	 * Reputation lists: addresses from threat-intelligence feeds refused at the gate or
+	 * held to a tier.
+	 */
+	@NestedConfigurationProperty
+	private final ReputationProperties reputation = new ReputationProperties();
+
 	public LoginProtection getLoginProtection() {
 		return this.loginProtection;
 	}
@@ -141,6 +154,14 @@ public class RateLimitProperties {
 
 	public RateLimitClientProperties getClient() {
 		return this.client;
+	}
+
+	public GeoProperties getGeo() {
+		return this.geo;
+	}
+
+	public ReputationProperties getReputation() {
+		return this.reputation;
 	}
 
 	public Access getAccess() {

@@ -193,13 +193,26 @@ public sealed interface Decision permits Decision.Admitted, Decision.Refusal {
 	}
 
 	/**
-	 * A deny rule names the caller: 403, no store was asked.
+	 * A deny rule, the country rules or a reputation list refuse the caller: 403, no
+	 * store was asked.
 	 *
 	 * @param identity who called
 	 * @param classification the endpoint group and cost
 	 * @param decidedAt when it was decided
+	 * @param reason what refused it
 	 */
-	record Denied(Identity identity, Classification classification, Instant decidedAt) implements Refusal {
+	record Denied(Identity identity, Classification classification, Instant decidedAt,
+			DenialReason reason) implements Refusal {
+
+		/**
+		 * A caller a deny rule names.
+		 * @param identity who called
+		 * @param classification the endpoint group and cost
+		 * @param decidedAt when it was decided
+		 */
+		public Denied(Identity identity, Classification classification, Instant decidedAt) {
+			this(identity, classification, decidedAt, DenialReason.ACCESS_RULE);
+		}
 
 		@Override
 		public Outcome outcome() {

@@ -85,7 +85,14 @@ public final class RejectionLogger implements DecisionListener {
 		else {
 			// denied, banned, blocked or unavailable: the caller as bans and rules name
 			// it (keys by token id)
-			String policy = (decision instanceof Decision.Blocked blocked) ? blocked.blockedBy().name() : "-";
+			String policy = "-";
+			if (decision instanceof Decision.Blocked blocked) {
+				policy = blocked.blockedBy().name();
+			}
+			else if (decision instanceof Decision.Denied denied && denied.reason() != DenialReason.ACCESS_RULE) {
+				// geo_blocked, reputation_denied
+				policy = denied.reason().code();
+			}
 			long retryAfter = (decision instanceof Decision.Banned banned) ? banned.retryAfterSeconds() : 0;
 			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
 					decision.outcome(), policy, LogSafe.escape(Subject.banKey(identity)),

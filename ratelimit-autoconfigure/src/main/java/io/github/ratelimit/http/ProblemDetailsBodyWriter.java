@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.policy.Bandwidth;
@@ -212,11 +213,19 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		return new JsonWriter().string("type", BLANK_TYPE)
 			.string("title", status.reasonPhrase())
 			.number("status", status.code())
-			.string("detail", "Access to this API is denied to this client.")
-			.string("code", "access_denied")
+			.string("detail", deniedDetail(decision.reason()))
+			.string("code", decision.reason().code())
 			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
 			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
 			.toBytes();
+	}
+
+	private static String deniedDetail(DenialReason reason) {
+		return switch (reason) {
+			case ACCESS_RULE -> "Access to this API is denied to this client.";
+			case GEO -> "Access to this API is not available from this client's country.";
+			case REPUTATION -> "Access to this API is denied to this client's network.";
+		};
 	}
 
 	private byte[] banned(Decision.Banned decision, String requestId) {

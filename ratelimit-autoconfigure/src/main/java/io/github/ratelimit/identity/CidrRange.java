@@ -97,6 +97,26 @@ public final class CidrRange {
 		return parsed != null && contains(parsed);
 	}
 
+	/** The first address of the range, as {@link AddressBits}: its upper 64 bits. */
+	public long firstHigh() {
+		return this.networkHigh;
+	}
+
+	/** The first address of the range: its lower 64 bits. */
+	public long firstLow() {
+		return this.networkLow;
+	}
+
+	/** The last address of the range: its upper 64 bits. */
+	public long lastHigh() {
+		return this.networkHigh | ~this.maskHigh;
+	}
+
+	/** The last address of the range: its lower 64 bits. */
+	public long lastLow() {
+		return this.networkLow | ~this.maskLow;
+	}
+
 	boolean contains(IpAddress address) {
 		return (address.high() & this.maskHigh) == this.networkHigh
 				&& (address.low() & this.maskLow) == this.networkLow;

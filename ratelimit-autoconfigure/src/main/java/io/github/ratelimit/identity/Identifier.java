@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,8 @@ public final class Identifier {
 	private final String anonymousTier;
 
 	private final String authenticatedTier;
+
+	private final @Nullable AddressTiers addressTiers;
 
 	/**
 	 * Creates an identifier.
@@ -53,11 +56,27 @@ public final class Identifier {
 	 */
 	public Identifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Predicate<String> isTier,
 			String anonymousTier, String authenticatedTier) {
+		this(resolvers, ipResolver, isTier, anonymousTier, authenticatedTier, null);
+	}
+
+	/**
+	 * Creates an identifier that also holds anonymous callers to a tier by their address.
+	 * @param resolvers the resolvers, in the order to ask them
+	 * @param ipResolver finds the client address
+	 * @param isTier whether a tier is configured
+	 * @param anonymousTier the tier of anonymous callers
+	 * @param authenticatedTier the tier of verified callers that name no configured tier
+	 * @param addressTiers the tier of an anonymous caller by its address (a configured
+	 * one, else {@code anonymousTier}), or {@code null}
+	 */
+	public Identifier(List<IdentityResolver> resolvers, ClientIpResolver ipResolver, Predicate<String> isTier,
+			String anonymousTier, String authenticatedTier, @Nullable AddressTiers addressTiers) {
 		this.resolvers = List.copyOf(resolvers);
 		this.ipResolver = ipResolver;
 		this.isTier = isTier;
 		this.anonymousTier = anonymousTier;
 		this.authenticatedTier = authenticatedTier;
+		this.addressTiers = (addressTiers != null && addressTiers.assigns()) ? addressTiers : null;
 	}
 
 	/**
@@ -73,7 +92,7 @@ public final class Identifier {
 			catch (RuntimeException ex) {
 				// a broken resolver must not turn into a 500, nor into a higher tier
 				logger.warn("Identity resolver {} failed; treating the request as anonymous", resolver, ex);
-				return Identity.anonymous(ip, this.anonymousTier);
+				return Identity.anonymous(ip, anonymousTier(request));
 			}
 			if (caller != null) {
 				String tier = (caller.tier() != null && this.isTier.test(caller.tier())) ? caller.tier()
@@ -81,7 +100,7 @@ public final class Identifier {
 				return new Identity(caller.user(), caller.org(), caller.token(), ip, tier, true);
 			}
 		}
-		return Identity.anonymous(ip, this.anonymousTier);
+		return Identity.anonymous(ip, anonymousTier(request));
 	}
 
 	/**
@@ -89,7 +108,21 @@ public final class Identifier {
 	 * address (grouped), in the anonymous tier. Asks no resolver.
 	 */
 	public Identity anonymous(ClientRequest request) {
-		return Identity.anonymous(this.ipResolver.resolve(request), this.anonymousTier);
+		return Identity.anonymous(this.ipResolver.resolve(request), anonymousTier(request));
+	}
+
+	private String anonymousTier(ClientRequest request) {
+		AddressTiers tiers = this.addressTiers;
+		if (tiers == null) {
+			return this.anonymousTier;
+		}
+		try {
+			String tier = tiers.tierOf(address(request));
+			return (tier != null && this.isTier.test(tier)) ? tier : this.anonymousTier;
+		}
+		catch (RuntimeException ex) {
+			return this.anonymousTier;
+		}
 	}
 
 	/** The client address of a request, not grouped: what allow and deny ranges match. */

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DecisionListener;
+import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.HotKeyReserves;
 import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.LocalRefusals;
@@ -53,7 +54,10 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * ({@code ratelimit.login-protection});</li>
  * <li>{@value #LOGIN_REFUSED} (counter, tag {@code scope}: {@code address} or
  * {@code account}): login attempts refused before authentication because their address,
- * or the account they tried, spent its failures.</li>
+ * or the account they tried, spent its failures;</li>
+ * <li>{@value #GATE_REFUSALS} (counter, tag {@code reason}: {@code geo} or
+ * {@code reputation}): requests the gate refused by the country rules or a reputation
+ * deny list (they are {@code denied} decisions too).</li>
  * </ul>
  * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
  */
@@ -98,6 +102,9 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	/** Login attempts refused before authentication, by scope. */
 	public static final String LOGIN_REFUSED = "ratelimit.login.refused";
 
+	/** Requests refused at the gate by country rules or reputation lists, by reason. */
+	public static final String GATE_REFUSALS = "ratelimit.gate.refusals";
+
 	private static final String NONE = "none";
 
 	private final RateLimiter limiter;
@@ -111,6 +118,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	private final Map<DecisionKey, Counter> decisions = new ConcurrentHashMap<>();
 
 	private final Map<WarningKey, Counter> warnings = new ConcurrentHashMap<>();
+
+	private final Map<DenialReason, Counter> gateRefusals = new ConcurrentHashMap<>();
 
 	private volatile @Nullable MeterRegistry registry;
 
@@ -205,6 +214,15 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 						.register(registry));
 		}
 		counter.increment();
+		if (decision instanceof Decision.Denied denied && denied.reason() != DenialReason.ACCESS_RULE) {
+			this.gateRefusals
+				.computeIfAbsent(denied.reason(),
+						(reason) -> Counter.builder(GATE_REFUSALS)
+							.description("Requests refused at the gate by country rules or reputation lists")
+							.tag("reason", reason.tag())
+							.register(registry))
+				.increment();
+		}
 		for (LimitReport.Warning warning : decision.limits().warnings()) {
 			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
 					warning.state().policy().dimensionName(), tier, group);

@@ -87,7 +87,8 @@ final class RateLimitResponses {
 	ApiResponse forbidden(boolean banned) {
 		ApiResponse response = refusal("Forbidden: the caller's tier may not call this operation, or a request "
 				+ "costs more than its limit can ever hold (code tier_not_allowed), a deny rule refuses the caller "
-				+ "(access_denied), or the caller is banned for repeatedly exceeding its limits (banned).");
+				+ "(access_denied), the country rules or a reputation list refuse its address (geo_blocked, "
+				+ "reputation_denied), or the caller is banned for repeatedly exceeding its limits (banned).");
 		return banned ? response.addHeaderObject(RateLimitHeaders.RETRY_AFTER, retryAfter()) : response;
 	}
 
@@ -176,7 +177,8 @@ final class RateLimitResponses {
 		Schema<Object> code = typed("string", "What kind of refusal");
 		code.setEnum(List.of("rate_limit_exceeded", "quota_exceeded", "fixed_window_limit_exceeded",
 				"sliding_window_limit_exceeded", "steady_rate_exceeded", "concurrency_limit_exceeded",
-				"tier_not_allowed", "access_denied", "banned", "rate_limiter_unavailable"));
+				"tier_not_allowed", "access_denied", "geo_blocked", "reputation_denied", "banned",
+				"rate_limiter_unavailable"));
 		properties.put("code", code);
 		properties.put("scope", typed("string", "Whose budget ran out: org, user, token or ip"));
 		properties.put("group", typed("string", "The endpoint group"));

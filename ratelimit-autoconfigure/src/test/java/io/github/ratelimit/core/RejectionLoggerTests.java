@@ -134,6 +134,19 @@ class RejectionLoggerTests {
 	}
 
 	@Test
+	void aGeoOrReputationRefusalNamesItsReasonAsThePolicy() {
+		Identity caller = Identity.anonymous("203.0.113.66", "anonymous");
+		Classification any = Classification.of("default", 1);
+		Instant now = Instant.parse("2026-03-01T10:00:00Z");
+		this.rejectionLogger.onDecision(new Decision.Denied(caller, any, now, DenialReason.GEO), 0);
+		this.rejectionLogger.onDecision(new Decision.Denied(caller, any, now, DenialReason.REPUTATION), 0);
+		assertThat(this.appender.list).extracting(ILoggingEvent::getFormattedMessage)
+			.containsExactly(
+					"rate limit outcome=DENIED policy=geo_blocked caller=ip:203.0.113.66 tier=anonymous group=default retry_after=0 suppressed=0",
+					"rate limit outcome=DENIED policy=reputation_denied caller=ip:203.0.113.66 tier=anonymous group=default retry_after=0 suppressed=0");
+	}
+
+	@Test
 	void aUserNameWithLineBreaksCannotForgeALine() {
 		// a JWT's sub is the caller's to choose
 		Identity caller = new Identity("eve\r\n2026-03-01 INFO rate limit outcome=ALLOWED id=admin", null, null,

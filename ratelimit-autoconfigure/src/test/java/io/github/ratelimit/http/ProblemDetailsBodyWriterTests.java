@@ -10,6 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.policy.CountedResponses;
@@ -256,6 +257,23 @@ class ProblemDetailsBodyWriterTests {
 		assertThat(body.get("code").stringValue()).isEqualTo("rate_limiter_unavailable");
 		assertThat(body.get("retry_after").longValue()).isOne();
 		assertThat(body.get("detail").stringValue()).endsWith("Retry after 1 second.");
+	}
+
+	@Test
+	void geoAndReputationRefusalsSayWhyWithTheirOwnCodes() {
+		Decision.Denied access = TestDecisions.denied(ALICE, "export");
+		Decision.Denied geo = new Decision.Denied(access.identity(), access.classification(), access.decidedAt(),
+				DenialReason.GEO);
+		Decision.Denied reputation = new Decision.Denied(access.identity(), access.classification(), access.decidedAt(),
+				DenialReason.REPUTATION);
+		assertThat(read(access, "r").get("code").stringValue()).isEqualTo("access_denied");
+		JsonNode geoBody = read(geo, "r");
+		assertThat(geoBody.propertyNames()).containsExactly("type", "title", "status", "detail", "code", "group",
+				"request_id");
+		assertThat(geoBody.get("status").longValue()).isEqualTo(403);
+		assertThat(geoBody.get("code").stringValue()).isEqualTo("geo_blocked");
+		assertThat(geoBody.get("detail").stringValue()).contains("country");
+		assertThat(read(reputation, "r").get("code").stringValue()).isEqualTo("reputation_denied");
 	}
 
 	private static Decision.Rejected rejectedFor(Dimension dimension, String id, long retryAfter) {

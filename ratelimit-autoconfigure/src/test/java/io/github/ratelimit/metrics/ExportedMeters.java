@@ -18,6 +18,7 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.FailureMode;
 import io.github.ratelimit.core.LoginProtection;
 import io.github.ratelimit.core.RateLimiter;
@@ -92,6 +93,14 @@ final class ExportedMeters {
 		decide(this.limiter, "203.0.113.5", "blocked", 1); // blocked
 		decide(this.limiter, "192.0.2.9", "default", 1); // denied
 		decide(this.limiter, "203.0.113.6", "default", 5); // rejected until banned
+		// refused at the gate by the country rules and a reputation list
+		Decision.Denied denied = (Decision.Denied) this.limiter.decide(TestRequest.from("192.0.2.9"),
+				Classification.of("default", 1));
+		this.metrics.onDecision(
+				new Decision.Denied(denied.identity(), denied.classification(), denied.decidedAt(), DenialReason.GEO),
+				1_000_000);
+		this.metrics.onDecision(new Decision.Denied(denied.identity(), denied.classification(), denied.decidedAt(),
+				DenialReason.REPUTATION), 1_000_000);
 		this.store.fail();
 		decide(this.limiter, "203.0.113.7", "default", 1); // error (failure mode open)
 		decide(this.closedLimiter, "203.0.113.7", "default", 1); // unavailable

@@ -16,6 +16,7 @@ import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.BanRules;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
@@ -98,6 +99,26 @@ class RateLimitMetricsTests {
 		decide("192.0.2.9", "default");
 		assertThat(decisions("denied", "none", "default", "none")).isEqualTo(1);
 		assertThat(this.registry.get(RateLimitMetrics.LATENCY).tag("store", "memory").timer().count()).isEqualTo(6);
+	}
+
+	@Test
+	void geoAndReputationRefusalsAreCountedByReason() {
+		Decision.Denied geo = new Decision.Denied(
+				this.limiter.decide(TestRequest.from("192.0.2.9"), Classification.of("default", 1)).identity(),
+				Classification.of("default", 1), this.time.instant(), DenialReason.GEO);
+		this.metrics.onDecision(geo, 1_000);
+		this.metrics.onDecision(geo, 1_000);
+		this.metrics.onDecision(
+				new Decision.Denied(geo.identity(), geo.classification(), geo.decidedAt(), DenialReason.REPUTATION),
+				1_000);
+		this.metrics.onDecision(new Decision.Denied(geo.identity(), geo.classification(), geo.decidedAt()), 1_000);
+		assertThat(this.registry.get(RateLimitMetrics.GATE_REFUSALS).tag("reason", "geo").counter().count())
+			.isEqualTo(2);
+		assertThat(this.registry.get(RateLimitMetrics.GATE_REFUSALS).tag("reason", "reputation").counter().count())
+			.isEqualTo(1);
+		// a deny rule is no gate screen: counted as denied only
+		assertThat(this.registry.find(RateLimitMetrics.GATE_REFUSALS).counters()).hasSize(2);
+		assertThat(decisions("denied", "none", "default", "none")).isEqualTo(4);
 	}
 
 	@Test
