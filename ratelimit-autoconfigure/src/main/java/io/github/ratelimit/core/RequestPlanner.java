@@ -16,6 +16,9 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.LoadShedder;
+import io.github.ratelimit.load.Priority;
+import io.github.ratelimit.load.ScaledPolicies;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Policy;
@@ -49,6 +52,10 @@ final class RequestPlanner {
 
 	private final RequestKeys requestKeys;
 
+	private @Nullable LoadShedder shedder;
+
+	private @Nullable ScaledPolicies scaled;
+
 	RequestPlanner(Identifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
 			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock,
 			RequestKeys requestKeys) {
@@ -60,6 +67,18 @@ final class RequestPlanner {
 		this.loginProtection = loginProtection;
 		this.waiting = waiting;
 		this.clock = clock;
+	}
+
+	/**
+	 * Sheds load and scales limits ({@code ratelimit.load}, {@code ratelimit.warm-up}).
+	 * @param shedder sheds load, or {@code null}
+	 * @param scaled the policies in force, or {@code null} for configured sizes
+	 * @return this planner
+	 */
+	RequestPlanner withLoad(@Nullable LoadShedder shedder, @Nullable ScaledPolicies scaled) {
+		this.shedder = shedder;
+		this.scaled = scaled;
+		return this;
 	}
 
 	/**
@@ -113,6 +132,14 @@ final class RequestPlanner {
 		}
 		else {
 			applicable = table.policies(identity.tier(), classification.group());
+		}
+		Decision shed = shed(identity, classification, scope);
+		if (shed != null) {
+			return RequestPlan.decided(shed);
+		}
+		ScaledPolicies scaled = this.scaled;
+		if (scaled != null) {
+			applicable = scaled.inForce(applicable, identity.tier(), classification.group());
 		}
 		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
 		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
@@ -181,6 +208,18 @@ final class RequestPlanner {
 
 	private static String limitKey(Policy policy, String id) {
 		return policy.name() + '\n' + id;
+	}
+
+	// shed after rules and bans, which answer whatever the load, and only once the
+	// caller is known: the gate before authentication never sheds
+	private @Nullable Decision shed(Identity identity, Classification classification, CheckScope scope) {
+		LoadShedder shedder = this.shedder;
+		if (shedder == null || scope == CheckScope.OUTCOME_COUNTED) {
+			return null;
+		}
+		Priority priority = shedder.shed(identity.tier(), classification.group());
+		return (priority != null) ? new Decision.Shed(identity, classification, this.clock.instant(), priority,
+				shedder.retryAfterSeconds()) : null;
 	}
 
 	private RequestPlan unlimited(Identity identity, Classification classification) {
