@@ -60,6 +60,18 @@ class RateLimitLoadAutoConfigurationTests {
 	}
 
 	@Test
+	void aTierMayNameOnlyItsPriority() {
+		this.runner
+			.withPropertyValues("ratelimit.load.max-in-flight=100", "ratelimit.load.shed-at.low=0.8",
+					"ratelimit.tiers.vip.priority=critical")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RateLimitLoad.class).shedder().priority("vip", "default"))
+					.isEqualTo(Priority.CRITICAL);
+			});
+	}
+
+	@Test
 	void enabledWithoutASignalStopsTheStart() {
 		this.runner.withPropertyValues("ratelimit.load.enabled=true")
 			.run((context) -> assertThat(assertStartFailure(context, "ratelimit.load.max-in-flight", "unset",
