@@ -72,8 +72,8 @@ public final class RateLimiter {
 		this.store = settings.store;
 		this.waiting = new WaitingSlots(settings.maxWaiting);
 		this.planner = new RequestPlanner(settings.identifier, this.registry, settings.control, this.loginProtection,
-				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys)
-			.withLoad(settings.loadShedder, settings.scaledPolicies);
+				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys, settings.loadShedder,
+				settings.scaledPolicies);
 		this.inFlight = settings.inFlight;
 		this.storeFailures = new StoreFailures(settings.failureMode, settings.clock);
 		this.evaluator = new StoreAnswerEvaluator(this.store, settings.failureMode, settings.fallbackStore,

@@ -52,13 +52,15 @@ final class RequestPlanner {
 
 	private final RequestKeys requestKeys;
 
-	private @Nullable LoadShedder shedder;
+	private final @Nullable LoadShedder shedder;
 
-	private @Nullable ScaledPolicies scaled;
+	private final @Nullable ScaledPolicies scaled;
 
 	RequestPlanner(Identifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
 			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock,
-			RequestKeys requestKeys) {
+			RequestKeys requestKeys, @Nullable LoadShedder shedder, @Nullable ScaledPolicies scaled) {
+		this.shedder = shedder;
+		this.scaled = scaled;
 		this.identifier = identifier;
 		this.requestKeys = requestKeys;
 		this.keys = keys;
@@ -67,18 +69,6 @@ final class RequestPlanner {
 		this.loginProtection = loginProtection;
 		this.waiting = waiting;
 		this.clock = clock;
-	}
-
-	/**
-	 * Sheds load and scales limits ({@code ratelimit.load}, {@code ratelimit.warm-up}).
-	 * @param shedder sheds load, or {@code null}
-	 * @param scaled the policies in force, or {@code null} for configured sizes
-	 * @return this planner
-	 */
-	RequestPlanner withLoad(@Nullable LoadShedder shedder, @Nullable ScaledPolicies scaled) {
-		this.shedder = shedder;
-		this.scaled = scaled;
-		return this;
 	}
 
 	/**
