@@ -49,6 +49,8 @@ import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.IdentityResolver;
 import io.github.ratelimit.identity.LoginAccountResolver;
+import io.github.ratelimit.load.InFlightRequests;
+import io.github.ratelimit.load.LoadSignal;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -187,8 +189,41 @@ public final class RateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	InFlightRequests rateLimitInFlightRequests() {
+		return new InFlightRequests();
+	}
+
+	/**
+	 * Load shedding, adaptive limits and the warm-up ({@code ratelimit.load},
+	 * {@code ratelimit.warm-up}): the application's {@link LoadSignal} if it defines one,
+	 * and its {@link Clock} for the warm-up.
+	 */
+	@Bean
+	RateLimitLoad rateLimitLoad(RateLimitProperties properties, PolicyTable policyTable, InFlightRequests inFlight,
+			ObjectProvider<LoadSignal> loadSignal, ObjectProvider<CpuSampling> cpuSampling,
+			ObjectProvider<Clock> clock) {
+		CpuSampling cpu = cpuSampling.getIfAvailable();
+		return new RateLimitLoad(properties, policyTable, inFlight, loadSignal.getIfUnique(),
+				(cpu != null) ? cpu.signal() : null, clock.getIfUnique(Clock::systemUTC));
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "ratelimit.load.cpu", havingValue = "system")
+	CpuSampling rateLimitSystemCpuSampling() {
+		return new CpuSampling(LoadProperties.CpuSignal.SYSTEM);
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "ratelimit.load.cpu", havingValue = "process")
+	CpuSampling rateLimitProcessCpuSampling() {
+		return new CpuSampling(LoadProperties.CpuSignal.PROCESS);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RateLimiter rateLimiter(RateLimitProperties properties, Identifier callerIdentifier, PolicyTable policyTable,
-			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys, RequestKeys requestKeys) {
+			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys, RequestKeys requestKeys,
+			RateLimitLoad load) {
 		RateLimitProperties.Storage storage = properties.getStorage();
 		RateLimitStore fallback = (storage.getFailureMode() == FailureMode.LOCAL) ? inMemoryStore(storage) : null;
 		if (properties.getTiers().isEmpty() && properties.getIp().isEmpty() && properties.getService().isEmpty()
@@ -216,6 +251,7 @@ public final class RateLimitAutoConfiguration {
 			.loginProtection(loginProtection)
 			.storeKeys(storeKeys)
 			.requestKeys(requestKeys)
+			.load(load.inFlight(), load.shedder(), load.scaled())
 			.build();
 	}
 

@@ -16,6 +16,7 @@ import org.springframework.core.annotation.Order;
 import io.github.ratelimit.control.AccessRule;
 import io.github.ratelimit.control.Subject;
 import io.github.ratelimit.identity.CidrRange;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.CountedResponse;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Limit;
@@ -47,7 +48,8 @@ class RateLimitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 	private static final Map<Class<?>, String> EXAMPLES = Map.of(Limit.class, LimitParser.EXAMPLE, WarnAt.class,
 			WarnAt.EXAMPLE, CidrRange.class, CidrRangeConverter.EXAMPLE, CountedResponse.class,
 			CountedResponses.EXAMPLE, OptionalLimit.class, LimitParser.EXAMPLE, KeySha256.class, KeySha256.EXAMPLE,
-			AccessRule.class, AllowRuleConverter.EXAMPLE, Subject.class, SubjectConverter.EXAMPLE);
+			AccessRule.class, AllowRuleConverter.EXAMPLE, Subject.class, SubjectConverter.EXAMPLE, Priority.class,
+			PriorityConverter.EXAMPLE);
 
 	/** Login protection's budgets and counts have examples of their own. */
 	private static final Map<String, String> LOGIN_EXAMPLES = Map.of("per-address", "10/1m", "per-account", "20/15m",

@@ -61,4 +61,10 @@ final class RateLimitConverters {
 		return new KeySha256Converter();
 	}
 
+	@Bean
+	@ConfigurationPropertiesBinding
+	static PriorityConverter rateLimitPriorityConverter() {
+		return new PriorityConverter();
+	}
+
 }

@@ -24,6 +24,7 @@ import io.github.ratelimit.http.HeaderStyle;
 import io.github.ratelimit.identity.CidrRange;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.ForwardedHeader;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.CountedResponse;
 import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.Mode;
@@ -125,6 +126,18 @@ public class RateLimitProperties {
 	private final Status status = new Status();
 
 	/**
+	 * Load shedding and adaptive limits.
+	 */
+	@NestedConfigurationProperty
+	private final LoadProperties load = new LoadProperties();
+
+	/**
+	 * The warm-up of limits after start.
+	 */
+	@NestedConfigurationProperty
+	private final WarmUpProperties warmUp = new WarmUpProperties();
+
+	/**
 	 * The calling side: the application's own HTTP clients honouring the rate limits of
 	 * the APIs they call.
 	 */
@@ -143,6 +156,14 @@ public class RateLimitProperties {
 	 */
 	@NestedConfigurationProperty
 	private final ReputationProperties reputation = new ReputationProperties();
+
+	public LoadProperties getLoad() {
+		return this.load;
+	}
+
+	public WarmUpProperties getWarmUp() {
+		return this.warmUp;
+	}
 
 	public LoginProtection getLoginProtection() {
 		return this.loginProtection;
@@ -330,6 +351,20 @@ public class RateLimitProperties {
 		 */
 		private final BanSettings bans = new BanSettings();
 
+		/**
+		 * Priority of the group's requests when the service sheds load: low, normal,
+		 * high, critical (never shed) or a number from 0 to 100; unset: the tier's.
+		 */
+		private @Nullable Priority priority;
+
+		public @Nullable Priority getPriority() {
+			return this.priority;
+		}
+
+		public void setPriority(@Nullable Priority priority) {
+			this.priority = priority;
+		}
+
 		public List<CountedResponse> getCount() {
 			return this.count;
 		}
@@ -455,6 +490,20 @@ public class RateLimitProperties {
 		 * ratelimit.bans'.
 		 */
 		private final BanSettings bans = new BanSettings();
+
+		/**
+		 * Priority of the tier's requests when the service sheds load: low, normal, high,
+		 * critical (never shed) or a number from 0 to 100; unset: normal.
+		 */
+		private @Nullable Priority priority;
+
+		public @Nullable Priority getPriority() {
+			return this.priority;
+		}
+
+		public void setPriority(@Nullable Priority priority) {
+			this.priority = priority;
+		}
 
 		public BanSettings getBans() {
 			return this.bans;

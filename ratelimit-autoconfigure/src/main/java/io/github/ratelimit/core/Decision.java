@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Policy;
 
@@ -43,7 +44,7 @@ public sealed interface Decision permits Decision.Admitted, Decision.Refusal {
 	}
 
 	/** A decision that answers the request in the application's stead. */
-	sealed interface Refusal extends Decision permits Rejected, Blocked, Denied, Banned, Unavailable {
+	sealed interface Refusal extends Decision permits Rejected, Blocked, Denied, Banned, Unavailable, Shed {
 
 	}
 
@@ -251,6 +252,27 @@ public sealed interface Decision permits Decision.Admitted, Decision.Refusal {
 		@Override
 		public Outcome outcome() {
 			return Outcome.UNAVAILABLE;
+		}
+
+	}
+
+	/**
+	 * The service is shedding load and the request's priority is among those shed
+	 * ({@code ratelimit.load}): 503, retry later. No limit was checked; the caller's own
+	 * budgets are untouched.
+	 *
+	 * @param identity who called
+	 * @param classification the endpoint group and cost
+	 * @param decidedAt when it was decided
+	 * @param priority the request's priority
+	 * @param retryAfterSeconds seconds the caller is told to wait
+	 */
+	record Shed(Identity identity, Classification classification, Instant decidedAt, Priority priority,
+			long retryAfterSeconds) implements Refusal {
+
+		@Override
+		public Outcome outcome() {
+			return Outcome.SHED;
 		}
 
 	}

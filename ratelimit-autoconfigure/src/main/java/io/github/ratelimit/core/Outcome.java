@@ -29,6 +29,9 @@ public enum Outcome {
 	ADMITTED_ON_ERROR,
 
 	/** {@link Decision.Unavailable}. */
-	UNAVAILABLE
+	UNAVAILABLE,
+
+	/** {@link Decision.Shed}. */
+	SHED
 
 }

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
+import io.github.ratelimit.load.InFlightRequests;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -61,6 +62,8 @@ public final class RateLimiter {
 
 	private final Clock clock;
 
+	private final InFlightRequests inFlight;
+
 	// what the remembered refusals were given under: a change forgets them
 	private volatile @Nullable PolicyTable refusalsTable;
 
@@ -72,7 +75,9 @@ public final class RateLimiter {
 		this.store = settings.store;
 		this.waiting = new WaitingSlots(settings.maxWaiting);
 		this.planner = new RequestPlanner(settings.identifier, this.registry, settings.control, this.loginProtection,
-				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys);
+				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys, settings.loadShedder,
+				settings.scaledPolicies);
+		this.inFlight = settings.inFlight;
 		this.storeFailures = new StoreFailures(settings.failureMode, settings.clock);
 		this.evaluator = new StoreAnswerEvaluator(this.store, settings.failureMode, settings.fallbackStore,
 				this.storeFailures, this.waiting, settings.clock);
@@ -396,6 +401,11 @@ public final class RateLimiter {
 	/** The budgets of failed logins, or {@code null} when logins are not protected. */
 	public @Nullable LoginProtection loginProtection() {
 		return this.loginProtection;
+	}
+
+	/** The requests in flight, counted by the web filters for the load signal. */
+	public InFlightRequests inFlight() {
+		return this.inFlight;
 	}
 
 	/** How many requests wait for their tokens now. */

@@ -8,6 +8,9 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
+import io.github.ratelimit.load.InFlightRequests;
+import io.github.ratelimit.load.LoadShedder;
+import io.github.ratelimit.load.ScaledPolicies;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -53,6 +56,12 @@ public final class RateLimiterBuilder {
 	StoreKeys storeKeys = new StoreKeys(StoreKeys.DEFAULT_PREFIX);
 
 	RequestKeys requestKeys = RequestKeys.NONE;
+
+	InFlightRequests inFlight = new InFlightRequests();
+
+	@Nullable LoadShedder loadShedder;
+
+	@Nullable ScaledPolicies scaledPolicies;
 
 	RateLimiterBuilder(Identifier identifier, RateLimitStore store) {
 		this.identifier = identifier;
@@ -194,6 +203,23 @@ public final class RateLimiterBuilder {
 	 * @throws IllegalArgumentException when the failure mode is {@link FailureMode#LOCAL}
 	 * with no fallback store
 	 */
+	/**
+	 * Sheds load by priority and scales limits while loaded or warming up
+	 * ({@code ratelimit.load}, {@code ratelimit.warm-up}).
+	 * @param inFlight the requests in flight, counted by the web filters
+	 * @param shedder sheds load, or {@code null} for none
+	 * @param scaled the policies in force at their share, or {@code null} for limits
+	 * always at their configured size
+	 * @return this builder
+	 */
+	public RateLimiterBuilder load(InFlightRequests inFlight, @Nullable LoadShedder shedder,
+			@Nullable ScaledPolicies scaled) {
+		this.inFlight = inFlight;
+		this.loadShedder = shedder;
+		this.scaledPolicies = scaled;
+		return this;
+	}
+
 	public RateLimiter build() {
 		if (this.registry == null) {
 			throw new IllegalStateException("a limiter needs policies or a runtime control");

@@ -83,7 +83,8 @@ public final class RejectionLogger implements DecisionListener {
 					rejected.retryAfterSeconds(), left);
 		}
 		else {
-			// denied, banned, blocked or unavailable: the caller as bans and rules name
+			// denied, banned, blocked, unavailable or shed: the caller as bans and rules
+			// name
 			// it (keys by token id)
 			String policy = "-";
 			if (decision instanceof Decision.Blocked blocked) {
@@ -93,7 +94,7 @@ public final class RejectionLogger implements DecisionListener {
 				// geo_blocked, reputation_denied
 				policy = denied.reason().code();
 			}
-			long retryAfter = (decision instanceof Decision.Banned banned) ? banned.retryAfterSeconds() : 0;
+			long retryAfter = retryAfter(decision);
 			logger.info("rate limit outcome={} policy={} caller={} tier={} group={} retry_after={} suppressed={}",
 					decision.outcome(), policy, LogSafe.escape(Subject.banKey(identity)),
 					LogSafe.escape(identity.tier()), decision.classification().group(), retryAfter, left);
@@ -134,6 +135,14 @@ public final class RejectionLogger implements DecisionListener {
 			this.linesInWindow.set(0);
 		}
 		return this.linesInWindow.incrementAndGet() <= this.linesPerSecond;
+	}
+
+	// a ban's and a shed request's wait; the others have none
+	private static long retryAfter(Decision decision) {
+		if (decision instanceof Decision.Banned banned) {
+			return banned.retryAfterSeconds();
+		}
+		return (decision instanceof Decision.Shed shed) ? shed.retryAfterSeconds() : 0;
 	}
 
 }

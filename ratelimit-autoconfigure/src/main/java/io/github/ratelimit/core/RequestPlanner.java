@@ -16,6 +16,9 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.LoadShedder;
+import io.github.ratelimit.load.Priority;
+import io.github.ratelimit.load.ScaledPolicies;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.Policy;
@@ -49,9 +52,15 @@ final class RequestPlanner {
 
 	private final RequestKeys requestKeys;
 
+	private final @Nullable LoadShedder shedder;
+
+	private final @Nullable ScaledPolicies scaled;
+
 	RequestPlanner(Identifier identifier, PolicyRegistry registry, @Nullable RuntimeControl control,
 			@Nullable LoginProtection loginProtection, WaitingSlots waiting, StoreKeys keys, Clock clock,
-			RequestKeys requestKeys) {
+			RequestKeys requestKeys, @Nullable LoadShedder shedder, @Nullable ScaledPolicies scaled) {
+		this.shedder = shedder;
+		this.scaled = scaled;
 		this.identifier = identifier;
 		this.requestKeys = requestKeys;
 		this.keys = keys;
@@ -113,6 +122,14 @@ final class RequestPlanner {
 		}
 		else {
 			applicable = table.policies(identity.tier(), classification.group());
+		}
+		Decision shed = shed(identity, classification, scope);
+		if (shed != null) {
+			return RequestPlan.decided(shed);
+		}
+		ScaledPolicies scaled = this.scaled;
+		if (scaled != null) {
+			applicable = scaled.inForce(applicable, identity.tier(), classification.group());
 		}
 		List<LimitCheck> checks = new ArrayList<>(applicable.size() + 2);
 		long maxWait = table.options().group(classification.group()).maxWait().toMillis();
@@ -181,6 +198,18 @@ final class RequestPlanner {
 
 	private static String limitKey(Policy policy, String id) {
 		return policy.name() + '\n' + id;
+	}
+
+	// shed after rules and bans, which answer whatever the load, and only once the
+	// caller is known: the gate before authentication never sheds
+	private @Nullable Decision shed(Identity identity, Classification classification, CheckScope scope) {
+		LoadShedder shedder = this.shedder;
+		if (shedder == null || scope == CheckScope.OUTCOME_COUNTED) {
+			return null;
+		}
+		Priority priority = shedder.shed(identity.tier(), classification.group());
+		return (priority != null) ? new Decision.Shed(identity, classification, this.clock.instant(), priority,
+				shedder.retryAfterSeconds()) : null;
 	}
 
 	private RequestPlan unlimited(Identity identity, Classification classification) {

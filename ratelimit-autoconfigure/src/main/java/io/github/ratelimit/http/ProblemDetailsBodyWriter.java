@@ -37,14 +37,15 @@ import io.github.ratelimit.policy.WindowQuota;
  * {@code type} and {@code violated-policies} are the IETF draft's registered problem type
  * and member. A blocked tier answers 403 with {@code code} {@code tier_not_allowed}; a
  * store that cannot decide under {@code failure-mode: closed}, 503 with
- * {@code rate_limiter_unavailable}. The {@code code} and {@code detail} of a 429 say what
- * kind of limit refused: {@code rate_limit_exceeded} (token bucket),
- * {@code quota_exceeded} (calendar quota), {@code fixed_window_limit_exceeded},
- * {@code sliding_window_limit_exceeded}, {@code steady_rate_exceeded} (leaky bucket) or
- * {@code concurrency_limit_exceeded}. A refusal by a budget of the service shared by
- * every caller has {@code scope} {@code service}, {@code code}
- * {@code service_limit_exceeded} and a detail that says the service is busy
- * ({@link ServiceBusyDetail}).
+ * {@code rate_limiter_unavailable}; a request shed while the service is overloaded
+ * ({@code ratelimit.load}), 503 with {@code load_shed}. The {@code code} and
+ * {@code detail} of a 429 say what kind of limit refused: {@code rate_limit_exceeded}
+ * (token bucket), {@code quota_exceeded} (calendar quota),
+ * {@code fixed_window_limit_exceeded}, {@code sliding_window_limit_exceeded},
+ * {@code steady_rate_exceeded} (leaky bucket) or {@code concurrency_limit_exceeded}. A
+ * refusal by a budget of the service shared by every caller has {@code scope}
+ * {@code service}, {@code code} {@code service_limit_exceeded} and a detail that says the
+ * service is busy ({@link ServiceBusyDetail}).
  * <p>
  * The detail names a user or an organisation (verified names), the value of a key of the
  * application's choosing ({@code for repo 'acme/app'}) or the client address, shortened
@@ -63,6 +64,9 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 	 * The problem type of statuses that need no further explanation (RFC 9457 §4.2.1).
 	 */
 	public static final String BLANK_TYPE = "about:blank";
+
+	/** The {@code code} of a request refused because the service sheds load. */
+	public static final String LOAD_SHED_CODE = "load_shed";
 
 	static final int MAX_ID_LENGTH = 64;
 
@@ -86,6 +90,9 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 		}
 		if (refusal instanceof Decision.Denied denied) {
 			return denied(denied, requestId);
+		}
+		if (refusal instanceof Decision.Shed shed) {
+			return shed(shed, requestId);
 		}
 		// the one refusal left
 		return unavailable((Decision.Unavailable) refusal, requestId);
@@ -257,6 +264,26 @@ public final class ProblemDetailsBodyWriter implements RejectionBodyWriter {
 			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
 			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
 			.number("retry_after", 1)
+			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
+			.toBytes();
+	}
+
+	private byte[] shed(Decision.Shed decision, String requestId) {
+		RateLimitStatus status = RateLimitStatus.SERVICE_UNAVAILABLE;
+		long retryAfter = Math.max(1, decision.retryAfterSeconds());
+		StringBuilder detail = new StringBuilder(96)
+			.append("The service is overloaded and sheds requests of this priority; no limit of yours was spent. ");
+		appendRetryAfter(detail, retryAfter);
+		return new JsonWriter().string("type", BLANK_TYPE)
+			.string("title", status.reasonPhrase())
+			.number("status", status.code())
+			.string("detail", detail.toString())
+			.string("code", LOAD_SHED_CODE)
+			.string("group", capped(decision.classification().group(), MAX_ID_LENGTH))
+			.string("tier", capped(decision.identity().tier(), MAX_ID_LENGTH))
+			.string("priority", decision.priority().toString())
+			.number("retry_after", retryAfter)
+			.string("reset_at", resetAt(decision.decidedAt(), retryAfter))
 			.string("request_id", capped(requestId, MAX_REQUEST_ID_LENGTH))
 			.toBytes();
 	}

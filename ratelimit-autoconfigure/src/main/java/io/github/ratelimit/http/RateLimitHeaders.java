@@ -200,6 +200,9 @@ public final class RateLimitHeaders {
 		else if (decision instanceof Decision.Banned banned) {
 			retryAfter(banned.retryAfterSeconds(), header);
 		}
+		else if (decision instanceof Decision.Shed shed) {
+			retryAfter(shed.retryAfterSeconds(), header);
+		}
 		else if (decision instanceof Decision.Unavailable) {
 			header.accept(RETRY_AFTER, ONE_SECOND);
 			header.accept(CACHE_CONTROL, NO_STORE);

@@ -40,14 +40,15 @@ public enum RateLimitStatus {
 	 * Returns the status of a refusal.
 	 * @param refusal the refusal
 	 * @return 429 for a {@link Decision.Rejected rejection}, 503 when the limiter was
-	 * {@link Decision.Unavailable unavailable}, 403 for the others (blocked, denied,
-	 * banned)
+	 * {@link Decision.Unavailable unavailable} or {@link Decision.Shed shed load}, 403
+	 * for the others (blocked, denied, banned)
 	 */
 	public static RateLimitStatus of(Decision.Refusal refusal) {
 		if (refusal instanceof Decision.Rejected) {
 			return TOO_MANY_REQUESTS;
 		}
-		return (refusal instanceof Decision.Unavailable) ? SERVICE_UNAVAILABLE : FORBIDDEN;
+		return (refusal instanceof Decision.Unavailable || refusal instanceof Decision.Shed) ? SERVICE_UNAVAILABLE
+				: FORBIDDEN;
 	}
 
 }

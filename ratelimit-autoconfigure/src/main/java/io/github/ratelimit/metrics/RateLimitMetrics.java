@@ -33,9 +33,9 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * The limiter's meters, told of every decision as a {@link DecisionListener}:
  * <ul>
  * <li>{@value #DECISIONS} (counter): tags {@code outcome} (allowed, rejected, observed,
- * warned, blocked, denied, banned, error, unavailable), {@code scope} (the dimension of
- * the binding limit, a configured key's name for a limit by key, or none), {@code tier},
- * {@code group}, {@code mode} (of the binding limit, or none);</li>
+ * warned, blocked, denied, banned, error, unavailable, shed), {@code scope} (the
+ * dimension of the binding limit, a configured key's name for a limit by key, or none),
+ * {@code tier}, {@code group}, {@code mode} (of the binding limit, or none);</li>
  * <li>{@value #WARNINGS} (counter): one per {@code RateLimit-Warning} item, tags
  * {@code code} (near-limit, over-limit), {@code scope}, {@code tier}, {@code group};</li>
  * <li>{@value #LATENCY} (timer): how long deciding took, store round trip included, tag
@@ -58,6 +58,8 @@ import io.github.ratelimit.storage.StoreUnavailableException;
  * <li>{@value #GATE_REFUSALS} (counter, tag {@code reason}: {@code geo} or
  * {@code reputation}): requests the gate refused by the country rules or a reputation
  * deny list (they are {@code denied} decisions too).</li>
+ * <li>{@value #SHED} (counter, tags {@code tier}, {@code group}, {@code priority}):
+ * requests shed while the service was overloaded ({@code ratelimit.load}).</li>
  * </ul>
  * Requests no limit applies to (excluded paths, allow-listed callers) are not counted.
  */
@@ -105,6 +107,9 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	/** Requests refused at the gate by country rules or reputation lists, by reason. */
 	public static final String GATE_REFUSALS = "ratelimit.gate.refusals";
 
+	/** Requests shed while the service was overloaded, by tier, group and priority. */
+	public static final String SHED = "ratelimit.shed";
+
 	private static final String NONE = "none";
 
 	private final RateLimiter limiter;
@@ -120,6 +125,8 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	private final Map<WarningKey, Counter> warnings = new ConcurrentHashMap<>();
 
 	private final Map<DenialReason, Counter> gateRefusals = new ConcurrentHashMap<>();
+
+	private final Map<ShedKey, Counter> shed = new ConcurrentHashMap<>();
 
 	private volatile @Nullable MeterRegistry registry;
 
@@ -223,6 +230,15 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 							.register(registry))
 				.increment();
 		}
+		if (decision instanceof Decision.Shed shedDecision) {
+			this.shed
+				.computeIfAbsent(new ShedKey(tier, group, shedDecision.priority().toString()),
+						(k) -> Counter.builder(SHED)
+							.description("Requests shed while the service was overloaded (503 load_shed)")
+							.tags("tier", k.tier, "group", k.group, "priority", k.priority)
+							.register(registry))
+				.increment();
+		}
 		for (LimitReport.Warning warning : decision.limits().warnings()) {
 			WarningKey warningKey = new WarningKey(warning.overLimit() ? "over-limit" : "near-limit",
 					warning.state().policy().dimensionName(), tier, group);
@@ -281,6 +297,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 			case BANNED -> "banned";
 			case ADMITTED_ON_ERROR -> "error";
 			case UNAVAILABLE -> "unavailable";
+			case SHED -> "shed";
 		};
 	}
 
@@ -304,6 +321,9 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 	}
 
 	private record WarningKey(String code, String scope, String tier, String group) {
+	}
+
+	private record ShedKey(String tier, String group, String priority) {
 	}
 
 }

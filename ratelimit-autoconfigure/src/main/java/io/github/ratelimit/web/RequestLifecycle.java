@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.load.InFlightRequests;
 
 /**
  * What one request holds from its decision until its response is done, for both web
@@ -28,6 +29,22 @@ public final class RequestLifecycle {
 	 * {@link #ENDED}.
 	 */
 	private final AtomicReference<@Nullable Object> state = new AtomicReference<>();
+
+	private final @Nullable InFlightRequests inFlight;
+
+	/** A request's lifecycle that counts in no load signal. */
+	public RequestLifecycle() {
+		this.inFlight = null;
+	}
+
+	/**
+	 * A request's lifecycle counted in flight until it ends.
+	 * @param inFlight the requests in flight, the load signal's by default
+	 */
+	public RequestLifecycle(InFlightRequests inFlight) {
+		this.inFlight = inFlight;
+		inFlight.enter();
+	}
 
 	/**
 	 * The limiter decided: the request now holds what an allowed decision's
@@ -76,8 +93,12 @@ public final class RequestLifecycle {
 	 * application
 	 */
 	public void end(int status) {
-		if (this.state.getAndSet(ENDED) instanceof Completion completion) {
+		Object previous = this.state.getAndSet(ENDED);
+		if (previous instanceof Completion completion) {
 			completion.responseDone(status);
+		}
+		if (previous != ENDED && this.inFlight != null) {
+			this.inFlight.exit();
 		}
 	}
 

@@ -13,6 +13,7 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.DenialReason;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
@@ -274,6 +275,24 @@ class ProblemDetailsBodyWriterTests {
 		assertThat(geoBody.get("code").stringValue()).isEqualTo("geo_blocked");
 		assertThat(geoBody.get("detail").stringValue()).contains("country");
 		assertThat(read(reputation, "r").get("code").stringValue()).isEqualTo("reputation_denied");
+	}
+
+	@Test
+	void shedRequestAnswersServiceUnavailableWithLoadShed() {
+		JsonNode body = read(TestDecisions.shed(ALICE, "search", Priority.LOW, 7), "req-3");
+
+		assertThat(body.propertyNames()).containsExactly("type", "title", "status", "detail", "code", "group", "tier",
+				"priority", "retry_after", "reset_at", "request_id");
+		assertThat(body.get("status").longValue()).isEqualTo(503);
+		assertThat(body.get("code").stringValue()).isEqualTo("load_shed");
+		assertThat(body.get("group").stringValue()).isEqualTo("search");
+		assertThat(body.get("tier").stringValue()).isEqualTo("premium");
+		assertThat(body.get("priority").stringValue()).isEqualTo("low");
+		assertThat(body.get("retry_after").longValue()).isEqualTo(7);
+		assertThat(body.get("reset_at").stringValue()).isEqualTo("2026-01-17T12:34:40Z");
+		assertThat(body.get("detail").stringValue())
+			.isEqualTo("The service is overloaded and sheds requests of this priority; no limit of yours was spent. "
+					+ "Retry after 7 seconds.");
 	}
 
 	private static Decision.Rejected rejectedFor(Dimension dimension, String id, long retryAfter) {

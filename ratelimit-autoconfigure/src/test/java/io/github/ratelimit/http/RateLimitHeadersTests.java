@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyScope;
@@ -263,6 +264,13 @@ class RateLimitHeadersTests {
 		Map<String, String> headers = write(IETF, TestDecisions.unavailable(ALICE, "default"));
 
 		assertThat(headers).containsOnly(Map.entry("Retry-After", "1"), Map.entry("Cache-Control", "no-store"));
+	}
+
+	@Test
+	void shedRequestAsksToRetryAfterTheConfiguredWait() {
+		Map<String, String> headers = write(IETF, TestDecisions.shed(ALICE, "default", Priority.NORMAL, 5));
+
+		assertThat(headers).containsOnly(Map.entry("Retry-After", "5"), Map.entry("Cache-Control", "no-store"));
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package io.github.ratelimit.http;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.Policy;
 
@@ -28,6 +29,7 @@ class RateLimitStatusTests {
 	@Test
 	void unavailableStoreIsServiceUnavailable() {
 		assertThat(RateLimitStatus.of(TestDecisions.unavailable(ALICE, "default")).code()).isEqualTo(503);
+		assertThat(RateLimitStatus.of(TestDecisions.shed(ALICE, "default", Priority.LOW, 5)).code()).isEqualTo(503);
 	}
 
 }

@@ -7,6 +7,7 @@ import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.LimitReport;
 import io.github.ratelimit.core.PolicyState;
 import io.github.ratelimit.identity.Identity;
+import io.github.ratelimit.load.Priority;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Dimension;
 import io.github.ratelimit.policy.LimitParser;
@@ -83,6 +84,10 @@ final class TestDecisions {
 
 	static Decision.Unavailable unavailable(Identity identity, String group) {
 		return new Decision.Unavailable(identity, Classification.of(group, 1), DECIDED_AT);
+	}
+
+	static Decision.Shed shed(Identity identity, String group, Priority priority, long retryAfterSeconds) {
+		return new Decision.Shed(identity, Classification.of(group, 1), DECIDED_AT, priority, retryAfterSeconds);
 	}
 
 	/**

@@ -25,6 +25,10 @@ import io.github.ratelimit.core.RateLimiter;
 import io.github.ratelimit.core.RateLimiterBuilder;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
+import io.github.ratelimit.load.InFlightRequests;
+import io.github.ratelimit.load.LoadShedder;
+import io.github.ratelimit.load.Priority;
+import io.github.ratelimit.load.Threshold;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.LimitParser;
@@ -80,6 +84,16 @@ final class ExportedMeters {
 	/** The same store and policies, but {@code closed} when the store fails: 503. */
 	private final RateLimiter closedLimiter = limiter(FailureMode.CLOSED).policies(this.table).build();
 
+	/**
+	 * The same store and policies while the service sheds every priority but critical.
+	 */
+	private final RateLimiter sheddingLimiter = limiter(FailureMode.OPEN).policies(this.table)
+		.load(new InFlightRequests(),
+				new LoadShedder(() -> 1, Map.of(), Map.of(),
+						List.of(new LoadShedder.Step(Priority.HIGH, new Threshold(0.9, 0.8))), Duration.ofSeconds(5)),
+				null)
+		.build();
+
 	private final RateLimitMetrics metrics = new RateLimitMetrics(this.limiter, this.store, this.control);
 
 	private final Map<String, Map<String, Set<String>>> series;
@@ -101,6 +115,7 @@ final class ExportedMeters {
 				1_000_000);
 		this.metrics.onDecision(new Decision.Denied(denied.identity(), denied.classification(), denied.decidedAt(),
 				DenialReason.REPUTATION), 1_000_000);
+		decide(this.sheddingLimiter, "203.0.113.8", "default", 1); // shed
 		this.store.fail();
 		decide(this.limiter, "203.0.113.7", "default", 1); // error (failure mode open)
 		decide(this.closedLimiter, "203.0.113.7", "default", 1); // unavailable

@@ -109,7 +109,7 @@ class MonitoringAssetsTests {
 		// the queries' label values are checked against these: every outcome and kind is
 		// written
 		assertThat(this.exported.get("ratelimit_decisions_total").get("outcome")).containsExactlyInAnyOrder("allowed",
-				"rejected", "observed", "warned", "blocked", "denied", "banned", "error", "unavailable");
+				"rejected", "observed", "warned", "blocked", "denied", "banned", "error", "unavailable", "shed");
 		assertThat(this.exported.get("ratelimit_store_errors_total").get("kind")).containsExactlyInAnyOrder("timeout",
 				"not-connected", "circuit-open", "overloaded", "refused", "inconsistent", "error");
 		Map<String, List<String>> documented = documentedMeters();

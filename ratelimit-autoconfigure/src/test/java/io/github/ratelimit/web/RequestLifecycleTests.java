@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.core.Decision;
 import io.github.ratelimit.core.RateLimiter;
+import io.github.ratelimit.load.InFlightRequests;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
@@ -129,6 +130,16 @@ class RequestLifecycleTests {
 		assertThat(counting.countsByOutcome()).isTrue();
 		assertThat(this.ledger.held()).isOne();
 		return counting;
+	}
+
+	@Test
+	void aCountedLifecycleLeavesTheRequestsInFlightOnceWhateverEndsIt() {
+		InFlightRequests inFlight = new InFlightRequests();
+		RequestLifecycle lifecycle = new RequestLifecycle(inFlight);
+		assertThat(inFlight.count()).isOne();
+		lifecycle.end();
+		lifecycle.end(200);
+		assertThat(inFlight.count()).isZero();
 	}
 
 }

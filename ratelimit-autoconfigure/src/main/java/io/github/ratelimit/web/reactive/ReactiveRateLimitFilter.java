@@ -182,7 +182,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		}
 		return Mono.defer(() -> {
 			long start = System.nanoTime();
-			RequestLifecycle lifecycle = new RequestLifecycle();
+			RequestLifecycle lifecycle = new RequestLifecycle(this.limiter.inFlight());
 			// the final status settles limits that count only some responses; until the
 			// chain runs, nothing ran
 			AtomicInteger status = new AtomicInteger(Completion.NOT_RUN);

@@ -134,7 +134,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
 		response.setHeader(RequestIds.HEADER, requestId);
 		MDC.put(MDC_REQUEST_ID, requestId);
-		RequestLifecycle lifecycle = new RequestLifecycle();
+		RequestLifecycle lifecycle = new RequestLifecycle(this.limiter.inFlight());
 		boolean endsAsync = false;
 		boolean ran = false;
 		boolean returned = false;

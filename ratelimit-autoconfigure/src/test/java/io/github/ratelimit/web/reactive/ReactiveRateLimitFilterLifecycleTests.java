@@ -73,6 +73,18 @@ class ReactiveRateLimitFilterLifecycleTests {
 	}
 
 	@Test
+	void requestCountsInFlightUntilItsResponseIsDoneOrCancelled() {
+		StepVerifier
+			.create(filter((exchange) -> Mono.fromRunnable(() -> assertThat(this.limiter.inFlight().count()).isOne())))
+			.verifyComplete();
+		assertThat(this.limiter.inFlight().count()).isZero();
+		Disposable request = filter((exchange) -> Mono.never()).subscribe();
+		assertThat(this.limiter.inFlight().count()).isOne();
+		request.dispose();
+		assertThat(this.limiter.inFlight().count()).isZero();
+	}
+
+	@Test
 	void permitIsGivenBackWhenTheChainFails() {
 		StepVerifier.create(filter((exchange) -> Mono.error(new IllegalStateException("handler failed"))))
 			.verifyError(IllegalStateException.class);

@@ -62,6 +62,16 @@ class RateLimitFilterLifecycleTests {
 	}
 
 	@Test
+	void requestCountsInFlightWhileTheHandlerRunsWhicheverWayItEnds() throws Exception {
+		run((request, response) -> assertThat(this.limiter.inFlight().count()).isOne());
+		assertThat(this.limiter.inFlight().count()).isZero();
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> run((request, response) -> {
+			throw new IllegalStateException("handler failed");
+		}));
+		assertThat(this.limiter.inFlight().count()).isZero();
+	}
+
+	@Test
 	void permitIsGivenBackWhenTheHandlerThrows() {
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> run((request, response) -> {
 			throw new IllegalStateException("handler failed");
