@@ -12,6 +12,7 @@ import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.load.InFlightRequests;
+import io.github.ratelimit.load.ScaledPolicies;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
@@ -64,6 +65,8 @@ public final class RateLimiter {
 
 	private final InFlightRequests inFlight;
 
+	private final @Nullable ScaledPolicies scaledPolicies;
+
 	// what the remembered refusals were given under: a change forgets them
 	private volatile @Nullable PolicyTable refusalsTable;
 
@@ -77,6 +80,7 @@ public final class RateLimiter {
 		this.planner = new RequestPlanner(settings.identifier, this.registry, settings.control, this.loginProtection,
 				this.waiting, settings.storeKeys, settings.clock, settings.requestKeys, settings.loadShedder,
 				settings.scaledPolicies);
+		this.scaledPolicies = settings.scaledPolicies;
 		this.inFlight = settings.inFlight;
 		this.storeFailures = new StoreFailures(settings.failureMode, settings.clock);
 		this.evaluator = new StoreAnswerEvaluator(this.store, settings.failureMode, settings.fallbackStore,
@@ -276,9 +280,13 @@ public final class RateLimiter {
 		return this.registry.current().options().group(plan.classification().group()).maxWait().isZero();
 	}
 
+	// what refusals remembered and tokens reserved were given under: the overrides and
+	// rules, and the share of their size limits are in force at (warm-up, load)
 	private long controlChanges() {
 		RuntimeControl control = this.control;
-		return (control != null) ? control.changes() : 0;
+		long changes = (control != null) ? control.changes() : 0;
+		ScaledPolicies scaled = this.scaledPolicies;
+		return (scaled != null) ? changes * 4096 + scaled.state() : changes;
 	}
 
 	private void forgetOnChange() {

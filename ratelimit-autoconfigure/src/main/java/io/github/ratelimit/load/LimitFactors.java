@@ -85,6 +85,15 @@ public final class LimitFactors {
 		return Math.max(1, factor);
 	}
 
+	/**
+	 * The state of the factors now, below 4096: the warm-up's share (in steps) and
+	 * whether adaptive limits are shrunk.
+	 */
+	public int state() {
+		boolean shrunk = !this.adaptive.isEmpty() && loaded();
+		return warmUp() * 2 + (shrunk ? 1 : 0);
+	}
+
 	/** Whether the load is past the threshold of adaptive limits now. */
 	public boolean loaded() {
 		LoadSignal signal = this.signal;

@@ -43,6 +43,15 @@ public final class ScaledPolicies {
 	}
 
 	/**
+	 * The state of the factors now, below 4096: it changes whenever a limit's share may
+	 * have (a warm-up step, the load crossing the threshold of adaptive limits), so that
+	 * what was remembered under other sizes is forgotten.
+	 */
+	public int state() {
+		return this.factors.state();
+	}
+
+	/**
 	 * The policies of a request as in force now.
 	 * @param policies the policies as configured
 	 * @param tier the caller's tier

@@ -95,6 +95,30 @@ class RateLimiterLoadTests {
 	}
 
 	@Test
+	void refusalsRememberedUnderAShrunkLimitAreForgottenWhenItGrowsBack() {
+		LimitFactors factors = new LimitFactors(this.time, Duration.ZERO, 1.0, this.load::get, new Threshold(0.9, 0.75),
+				Map.of("anonymous", 0.5));
+		CountingRemoteStore remote = new CountingRemoteStore(this.store);
+		RateLimiter limiter = RateLimiter.builder(identifier(), remote)
+			.policies(this.table)
+			.clock(this.time)
+			.load(new InFlightRequests(), null, new ScaledPolicies(factors))
+			.build();
+		this.load.set(0.95);
+		assertThat(decide(limiter, "default").outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(decide(limiter, "default").outcome()).isEqualTo(Outcome.ALLOWED);
+		assertThat(decide(limiter, "default").outcome()).isEqualTo(Outcome.REJECTED);
+		// refused by the store under 2 an hour, then from memory
+		assertThat(decide(limiter, "default").outcome()).isEqualTo(Outcome.REJECTED);
+		assertThat(remote.calls).isEqualTo(3);
+		this.load.set(0.5);
+		// 4 an hour again: the store is asked, not the refusal remembered under 2
+		Decision grown = decide(limiter, "default");
+		assertThat(remote.calls).isEqualTo(4);
+		assertThat(grown.limits().binding().limit()).isEqualTo(4);
+	}
+
+	@Test
 	void theLimiterCountsNothingInFlightByItself() {
 		InFlightRequests inFlight = new InFlightRequests();
 		RateLimiter limiter = RateLimiter.builder(identifier(), this.store)
