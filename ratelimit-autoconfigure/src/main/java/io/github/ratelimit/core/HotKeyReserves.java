@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 import io.github.ratelimit.policy.Bandwidth;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.TokenBucket;
-import io.github.ratelimit.storage.BandwidthResult;
 import io.github.ratelimit.storage.CheckResult;
 import io.github.ratelimit.storage.LimitCheck;
 import io.github.ratelimit.storage.RateLimitStore;
@@ -67,9 +66,9 @@ public final class HotKeyReserves {
 
 	private final Executor sweeper;
 
-	private final Map<String, Heat> heat = new ConcurrentHashMap<>();
+	private final Map<String, BucketHeat> heat = new ConcurrentHashMap<>();
 
-	private final Map<String, Reserve> reserves = new ConcurrentHashMap<>();
+	private final Map<String, TokenReserve> reserves = new ConcurrentHashMap<>();
 
 	private final LongAdder admitted = new LongAdder();
 
@@ -200,11 +199,11 @@ public final class HotKeyReserves {
 	// reserve left under half full is refilled in the background
 	private @Nullable StoreDecision spend(List<LimitCheck> checks) {
 		int n = checks.size();
-		Reserve[] taken = new Reserve[n];
+		TokenReserve[] taken = new TokenReserve[n];
 		boolean low = false;
 		for (int i = 0; i < n; i++) {
 			LimitCheck check = checks.get(i);
-			Reserve reserve = this.reserves.get(check.key());
+			TokenReserve reserve = this.reserves.get(check.key());
 			if (reserve == null || !reserve.take(check.cost())) {
 				undo(checks, taken, i);
 				return null;
@@ -223,7 +222,7 @@ public final class HotKeyReserves {
 		return new StoreDecision(true, results);
 	}
 
-	private static void undo(List<LimitCheck> checks, Reserve[] taken, int count) {
+	private static void undo(List<LimitCheck> checks, TokenReserve[] taken, int count) {
 		for (int i = 0; i < count; i++) {
 			taken[i].tokens.addAndGet(checks.get(i).cost());
 		}
@@ -239,7 +238,7 @@ public final class HotKeyReserves {
 		}
 		List<CheckResult> results = null;
 		for (int i = 0; i < checks.size(); i++) {
-			Reserve reserve = this.reserves.get(checks.get(i).key());
+			TokenReserve reserve = this.reserves.get(checks.get(i).key());
 			if (reserve == null) {
 				continue;
 			}
@@ -250,37 +249,23 @@ public final class HotKeyReserves {
 				if (results == null) {
 					results = new ArrayList<>(decision.results());
 				}
-				results.set(i, plus(checks.get(i), decision.results().get(i), held));
+				results.set(i, TokenReserve.plus(checks.get(i), decision.results().get(i), held));
 			}
 		}
 		return (results != null)
 				? new StoreDecision(decision.admitted(), results, decision.waitMillis(), decision.permits()) : decision;
 	}
 
-	// a bucket's numbers with `held` more tokens in it, within its capacity
-	private static CheckResult plus(LimitCheck check, CheckResult result, long held) {
-		List<Bandwidth> bandwidths = check.policy().limit().bandwidths();
-		List<BandwidthResult> found = result.bandwidths();
-		List<BandwidthResult> more = new ArrayList<>(found.size());
-		for (int b = 0; b < found.size(); b++) {
-			BandwidthResult r = found.get(b);
-			long remaining = Math.min(bandwidths.get(b).capacity(), r.remaining() + held);
-			more.add(
-					new BandwidthResult(remaining, r.millisUntilCost(), r.millisUntilFull(), r.millisUntilCostAgain()));
-		}
-		return new CheckResult(result.hadTokens(), more);
-	}
-
 	// counts a decision of a bucket; the heat is the larger of this and the last second's
 	private long heatOf(String key, long now) {
 		long second = now / 1000;
-		Heat entry = this.heat.get(key);
+		BucketHeat entry = this.heat.get(key);
 		if (entry == null) {
 			if (this.heat.size() >= MAX_TRACKED) {
 				// a flood of distinct buckets: none of them is hot, start counting afresh
 				this.heat.clear();
 			}
-			entry = this.heat.computeIfAbsent(key, (k) -> new Heat(second));
+			entry = this.heat.computeIfAbsent(key, (k) -> new BucketHeat(second));
 		}
 		return entry.count(second);
 	}
@@ -289,11 +274,11 @@ public final class HotKeyReserves {
 	// call (all or none); null when one is under way or was refused lately
 	private @Nullable Refill refill(List<LimitCheck> checks, long now) {
 		List<LimitCheck> wanted = new ArrayList<>(checks.size());
-		List<Reserve> filling = new ArrayList<>(checks.size());
+		List<TokenReserve> filling = new ArrayList<>(checks.size());
 		for (LimitCheck check : checks) {
 			long size = reserveSize(check);
-			Reserve reserve = this.reserves.computeIfAbsent(check.key(),
-					(key) -> new Reserve(check.policy(), key, now + this.holdMillis));
+			TokenReserve reserve = this.reserves.computeIfAbsent(check.key(),
+					(key) -> new TokenReserve(check.policy(), key, now + this.holdMillis));
 			if (reserve.tokens.get() * 2 >= size) {
 				continue;
 			}
@@ -327,12 +312,12 @@ public final class HotKeyReserves {
 
 	private void filled(Refill refill, @Nullable StoreDecision decision, @Nullable Throwable failure) {
 		List<LimitCheck> wanted = refill.checks();
-		List<Reserve> filling = refill.reserves();
+		List<TokenReserve> filling = refill.reserves();
 		long now = this.clock.millis();
 		if (failure != null || decision == null || !decision.admitted()) {
 			// the bucket has less than a reserve: ask per request until the hold has
 			// passed
-			for (Reserve reserve : filling) {
+			for (TokenReserve reserve : filling) {
 				reserve.refusedUntil = now + this.holdMillis;
 			}
 			release(filling);
@@ -340,7 +325,7 @@ public final class HotKeyReserves {
 		}
 		List<LimitCheck> orphaned = null;
 		for (int i = 0; i < filling.size(); i++) {
-			Reserve reserve = filling.get(i);
+			TokenReserve reserve = filling.get(i);
 			LimitCheck check = wanted.get(i);
 			if (this.reserves.get(check.key()) != reserve) {
 				// forgotten while the store answered (the limits changed, or a reset)
@@ -362,8 +347,8 @@ public final class HotKeyReserves {
 		}
 	}
 
-	private static void release(List<Reserve> filling) {
-		for (Reserve reserve : filling) {
+	private static void release(List<TokenReserve> filling) {
+		for (TokenReserve reserve : filling) {
 			reserve.filling.set(0);
 		}
 	}
@@ -382,7 +367,7 @@ public final class HotKeyReserves {
 	 */
 	public void sweep(long now) {
 		List<LimitCheck> back = null;
-		for (Reserve reserve : this.reserves.values()) {
+		for (TokenReserve reserve : this.reserves.values()) {
 			if (reserve.expiresAt > now || reserve.filling.get() != 0) {
 				continue;
 			}
@@ -428,7 +413,7 @@ public final class HotKeyReserves {
 			return false;
 		}
 		for (LimitCheck check : checks) {
-			Reserve reserve = this.reserves.get(check.key());
+			TokenReserve reserve = this.reserves.get(check.key());
 			if (reserve != null && reserve.tokens.get() > 0) {
 				return true;
 			}
@@ -449,7 +434,7 @@ public final class HotKeyReserves {
 	/** How many tokens this instance holds in reserves now. */
 	public long held() {
 		long held = 0;
-		for (Reserve reserve : this.reserves.values()) {
+		for (TokenReserve reserve : this.reserves.values()) {
 			held += reserve.tokens.get();
 		}
 		return held;
@@ -461,103 +446,7 @@ public final class HotKeyReserves {
 	 * @param checks what is asked of the store: each bucket with a reserve's cost
 	 * @param reserves the reserves they fill, in the same order
 	 */
-	private record Refill(List<LimitCheck> checks, List<Reserve> reserves) {
-
-	}
-
-	/** Decisions of one bucket in the current second, and the count of the one before. */
-	private static final class Heat {
-
-		volatile long second;
-
-		final AtomicLong count = new AtomicLong();
-
-		volatile long previous;
-
-		Heat(long second) {
-			this.second = second;
-		}
-
-		long count(long now) {
-			if (now != this.second) {
-				synchronized (this) {
-					if (now != this.second) {
-						this.previous = (now == this.second + 1) ? this.count.get() : 0;
-						this.count.set(0);
-						this.second = now;
-					}
-				}
-			}
-			return Math.max(this.count.incrementAndGet(), this.previous);
-		}
-
-	}
-
-	/** The tokens this instance holds for one bucket. */
-	private static final class Reserve {
-
-		final Policy policy;
-
-		final String key;
-
-		final AtomicLong tokens = new AtomicLong();
-
-		// 1 while a refill is under way
-		final AtomicLong filling = new AtomicLong();
-
-		volatile long expiresAt;
-
-		volatile long refusedUntil;
-
-		// what the store said of the bucket after the last refill took its tokens
-		volatile @Nullable CheckResult last;
-
-		Reserve(Policy policy, String key, long expiresAt) {
-			this.policy = policy;
-			this.key = key;
-			this.expiresAt = expiresAt;
-		}
-
-		boolean startFilling() {
-			return this.filling.compareAndSet(0, 1);
-		}
-
-		boolean take(long cost) {
-			long held;
-			do {
-				held = this.tokens.get();
-				if (held < cost) {
-					return false;
-				}
-			}
-			while (!this.tokens.compareAndSet(held, held - cost));
-			return true;
-		}
-
-		void filled(CheckResult result, long tokens, long expiresAt) {
-			this.last = result;
-			this.expiresAt = expiresAt;
-			this.tokens.addAndGet(tokens);
-		}
-
-		// the bucket's numbers as the store left them after the last refill, with the
-		// tokens still held here
-		CheckResult report(LimitCheck check) {
-			CheckResult result = this.last;
-			if (result == null) {
-				List<BandwidthResult> none = new ArrayList<>();
-				for (int b = 0; b < check.policy().limit().bandwidths().size(); b++) {
-					none.add(new BandwidthResult(0, 0, 0, 0));
-				}
-				result = new CheckResult(true, none);
-			}
-			// admitted here: every bandwidth holds the cost, now and after
-			List<BandwidthResult> now = new ArrayList<>(result.bandwidths().size());
-			for (BandwidthResult r : result.bandwidths()) {
-				now.add(new BandwidthResult(r.remaining(), 0, r.millisUntilFull(), 0));
-			}
-			return plus(check, new CheckResult(true, now), this.tokens.get());
-		}
+	private record Refill(List<LimitCheck> checks, List<TokenReserve> reserves) {
 
 	}
 
