@@ -113,6 +113,11 @@ public final class BlockingCallDetector {
 				builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue",
 						method);
 			}
+			// A worker of Reactor's parallel scheduler with no task at all waits for the
+			// next one in ThreadPoolExecutor.getTask (an untimed DelayedWorkQueue.take):
+			// an idle pool thread, not work that blocks. Met once on a slow machine;
+			// throwing there broke the queue's lock and hung every later delay.
+			builder.allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "getTask");
 		}
 
 	}
