@@ -23,6 +23,7 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
+import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisMonitor;
@@ -84,6 +85,13 @@ class RedisScriptHotKeyReservesTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> scriptCalls(monitor) >= 100);
 			assertThat(scriptCalls(monitor)).isLessThan(200);
 			assertThat(limiter.hotKeyReserves().admitted()).isGreaterThan(1800);
+			assertNoFallback(limiter);
+		}
+	}
+
+	private static void assertNoFallback(RateLimiter limiter) {
+		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
+			assertThat(limiter.storeFailures().count(kind)).as("decisions that failed with %s", kind).isZero();
 		}
 	}
 
@@ -117,6 +125,9 @@ class RedisScriptHotKeyReservesTests {
 		}
 		assertThat(admitted).isLessThanOrEqualTo(2000);
 		assertThat(first.hotKeyReserves().admitted() + second.hotKeyReserves().admitted()).isPositive();
+		// every decision was Redis's or a reserve's: none took the failure mode
+		assertNoFallback(first);
+		assertNoFallback(second);
 		// the time stands still: every token Redis gave is spent or held (refills in
 		// flight land first)
 		int spent = admitted;
