@@ -326,6 +326,23 @@ public abstract class RedisRateLimitStoreContractTests {
 	}
 
 	@Test
+	void aBusyKeyOutlivesItsTimeToFull() {
+		// a key forgotten before its bucket is full again would come back full: more
+		// admitted
+		RedisRateLimitStore<?> store = connectedStore((ManualTimeMeter) null);
+		LimitCheck check = check("1000/1m", "carol", 1);
+		for (int i = 1; i <= 300; i++) {
+			StoreDecision decision = store.decide(List.of(check));
+			assertThat(decision.admitted()).isTrue();
+			long untilFull = decision.results().get(0).bandwidths().get(0).millisUntilFull();
+			long ttl = this.redis.pttl(redisKey(store, check));
+			assertThat(ttl).as("PTTL after decision %d, %d ms until full", i, untilFull)
+				.isGreaterThanOrEqualTo(untilFull - 250)
+				.isLessThanOrEqualTo(untilFull + 2_000);
+		}
+	}
+
+	@Test
 	void keysUseTheConfiguredPrefix() {
 		RedisRateLimitStore<?> store = connectedStore((ManualTimeMeter) null);
 		LimitCheck user = check(Dimension.USER, "10/1m", "alice", 1);

@@ -41,7 +41,9 @@ final class Bucket4jSession implements RedisSession {
 		this.connection = connection;
 		this.proxyManager = proxyManager;
 		this.configurations = configurations;
+		// upkeep on the calling thread, as for the in-memory buckets (BucketPartitions)
 		this.buckets = Caffeine.newBuilder()
+			.executor(Runnable::run)
 			.maximumSize(maxCachedBuckets)
 			.expireAfterAccess(IDLE_PROXY_LIFETIME)
 			.build();
