@@ -456,6 +456,19 @@ estimate=$((estimate * ROUNDS + 3 * REDIS_BENCH_N / 40000 + (JMH ? 100 : 0)))
 runs=$((ROUNDS * $(wc -w <<<"$VARIANTS")))
 log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path"
 log "estimated time from here: about $(((estimate + 59) / 60)) minutes"
+# ratios measured on a machine something else keeps busy say little (a run beside a test suite once put
+# the limiter at half its idle-machine ratio): the share of CPU idle over 3 s before the first run
+cpu_idle_percent() {
+	local a b
+	read -r -a a < <(grep '^cpu ' /proc/stat)
+	sleep 3
+	read -r -a b < <(grep '^cpu ' /proc/stat)
+	local total=0 i
+	for ((i = 1; i < ${#a[@]}; i++)); do total=$((total + b[i] - a[i])); done
+	echo $((total > 0 ? 100 * (b[4] + b[5] - a[4] - a[5]) / total : 0))
+}
+IDLE_BEFORE=$(cpu_idle_percent)
+((IDLE_BEFORE >= 90)) || log "WARNING: only ${IDLE_BEFORE}% of the CPU was idle before the runs: something else is busy, the ratios will not be trustworthy"
 run=0
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	for VARIANT in $VARIANTS; do
@@ -645,6 +658,7 @@ report() {
 	echo "ratelimit HTTP load benchmark (bench/run.sh), $NOW"
 	echo
 	echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/^MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo), load average $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+	echo "idle:    ${IDLE_BEFORE}% of the CPU idle over 3 s before the first run$( ((IDLE_BEFORE >= 90)) || echo ": BUSY, something else ran; do not trust these ratios")"
 	echo "java:    $(first_line java -version)"
 	echo "redis:   $(first_line redis-server --version)"
 	echo "wrk:     $(first_line wrk -v | sed 's/ Copyright.*//')"
