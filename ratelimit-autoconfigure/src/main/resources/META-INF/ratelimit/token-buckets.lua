@@ -31,8 +31,9 @@
 -- used of quota item b; "eb" = end of the period quota item b counts; "sb", "nb", "vb" = start of the
 -- aligned window of sliding window item b, its count, the count of the window before it; "lb", "ab" =
 -- backlog of leaky bucket item b, when it was that; "p1".."pN" = the permits of the cap,
--- '<expiry ms>:<lease id>' while leased; x = when a key of token buckets only expires (ms). Fields of
--- each kind have names of their own: a bucket whose limit changed kind finds none of its old kind's state.
+-- '<expiry ms>:<lease id>' while leased; x = when a key of token buckets only expires (ms), y = the t of
+-- the write that kept x (x holds only while y = t). Fields of each kind have names of their own: a
+-- bucket whose limit changed kind finds none of its old kind's state.
 --
 -- Token buckets: a level is counted in token-milliseconds (tokens x period): a bandwidth refills refill x
 -- elapsed of them per elapsed ms, so refilling is exact integer arithmetic. Callers keep capacity x
@@ -308,13 +309,20 @@ local function bucket(key, list)
     end
   end
   fields[#fields + 1] = 'x'
+  fields[#fields + 1] = 'y'
   local stored = redis.call('HMGET', key, unpack(fields))
   local last = tonumber(stored[1])
   local elapsed = 0
   if last ~= nil and now > last then
     elapsed = now - last
   end
-  found = { items = list, dirty = false, value = {}, expires = tonumber(stored[#fields]) }
+  found = { items = list, dirty = false, value = {} }
+  -- the expiry this script set is trusted only when it wrote the key last (y = t): an older version of
+  -- the script, during a rolling upgrade, sets a key's expiry without writing x
+  local expires, wrote = tonumber(stored[#fields - 1]), tonumber(stored[#fields])
+  if expires ~= nil and wrote ~= nil and wrote == last then
+    found.expires = expires
+  end
   local f = 2
   for b, item in ipairs(list) do
     if item.kind == 'b' then
@@ -608,6 +616,8 @@ for key, state in pairs(buckets) do
         values[#values + 1] = 'x'
         values[#values + 1] = now + ttl
       end
+      values[#values + 1] = 'y'
+      values[#values + 1] = now
     end
     redis.call('HSET', key, unpack(values))
     if #freed > 0 then

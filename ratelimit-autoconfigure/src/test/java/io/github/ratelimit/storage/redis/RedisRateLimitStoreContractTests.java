@@ -321,7 +321,7 @@ public abstract class RedisRateLimitStoreContractTests {
 	 * The key a store keeps a check's bucket under (the Bucket4j strategy: one per exact
 	 * limit).
 	 */
-	private static String redisKey(RedisRateLimitStore<?> store, LimitCheck check) {
+	protected static String redisKey(RedisRateLimitStore<?> store, LimitCheck check) {
 		return new String(store.bucketKey(check), java.nio.charset.StandardCharsets.UTF_8);
 	}
 

@@ -64,6 +64,46 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 	}
 
 	@Test
+	void aBusyTokenBucketSetsItsExpiryOnlyWhenItsTimeToFullPassesIt() {
+		RedisRateLimitStore<?> store = connectedStore();
+		LimitCheck check = check("100000/1m", "expiring-busy", 1);
+		try (RedisMonitor monitor = RedisMonitor.start(RedisTestServer.host(), RedisTestServer.port())) {
+			for (int i = 0; i < 100; i++) {
+				assertThat(store.decide(List.of(check)).admitted()).isTrue();
+			}
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> monitor.commands("expiring-busy")
+					.stream()
+					.filter((command) -> command.fromScript() && command.name().equals("HSET"))
+					.count() == 100);
+			long expires = monitor.commands("expiring-busy")
+				.stream()
+				.filter((command) -> command.fromScript() && command.name().equals("PEXPIRE"))
+				.count();
+			// each take adds 0.6 ms to the time to full, the expiry is set a second ahead
+			assertThat(expires).as("PEXPIRE among 100 writes").isBetween(1L, 10L);
+		}
+	}
+
+	@Test
+	void aKeyLastWrittenByAnOlderScriptGetsItsExpirySetAgain() {
+		// an older version of the script (a rolling upgrade) sets the expiry without the
+		// field that says when it is: that field no longer holds
+		RedisRateLimitStore<?> store = connectedStore();
+		LimitCheck check = check("1000/1m", "expiring-upgraded", 1);
+		for (int i = 0; i < 100; i++) {
+			store.decide(List.of(check));
+		}
+		String key = redisKey(store, check);
+		this.redis.hset(key, "t", String.valueOf(Long.parseLong(this.redis.hget(key, "t")) - 1));
+		this.redis.pexpire(key, 100);
+		StoreDecision decision = store.decide(List.of(check));
+		long untilFull = decision.results().get(0).bandwidths().get(0).millisUntilFull();
+		assertThat(untilFull).isGreaterThan(5_000);
+		assertThat(this.redis.pttl(key)).isGreaterThanOrEqualTo(untilFull - 250);
+	}
+
+	@Test
 	void requestsThatArriveTogetherShareCallsAndAreStillDecidedOneByOne() {
 		RedisRateLimitStore<?> store = connectedStore();
 		store.decide(List.of(check("5/1h", "warm-up", 1)));
