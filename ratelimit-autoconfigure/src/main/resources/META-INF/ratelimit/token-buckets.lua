@@ -62,8 +62,8 @@
 -- Reply to 'release', 'renew', per lease: 1 when it held a permit, 0 when that was gone.
 -- Keys expire when every item is back to full and no permit is leased: a quota's at the end of its
 -- period, a sliding window's when its counts have slid out, a leaky bucket's when its backlog drained;
--- a key of token buckets only up to EXPIRY_SLACK ms later (its expiry is set again only when the time
--- to full passes the one set last, not on every write).
+-- a key of token buckets only, from its second write on, up to EXPIRY_SLACK ms later (its expiry is set
+-- again only when the time to full passes the one set last, not on every write).
 
 local function floordiv(a, b)
   local q = math.floor(a / b)
@@ -316,7 +316,7 @@ local function bucket(key, list)
   if last ~= nil and now > last then
     elapsed = now - last
   end
-  found = { items = list, dirty = false, value = {} }
+  found = { items = list, dirty = false, value = {}, existed = last ~= nil }
   -- the expiry this script set is trusted only when it wrote the key last (y = t): an older version of
   -- the script, during a rolling upgrade, sets a key's expiry without writing x
   local expires, wrote = tonumber(stored[#fields - 1]), tonumber(stored[#fields])
@@ -606,9 +606,10 @@ for key, state in pairs(buckets) do
       ttl = math.max(ttl, PINNED_TTL)
     end
     local expire = true
-    if tokensOnly(state.items) and not pinned then
+    if state.existed and tokensOnly(state.items) and not pinned then
       -- a busy bucket's time to full moves a little with each request: the key lives up to
-      -- EXPIRY_SLACK ms longer than it must, so most writes skip PEXPIRE (a third of the calls)
+      -- EXPIRY_SLACK ms longer than it must, so most writes skip PEXPIRE (a third of the calls);
+      -- a new key expires exactly, so a flood of one request per key keeps keys no longer
       if state.expires ~= nil and state.expires >= now + ttl then
         expire = false
       else

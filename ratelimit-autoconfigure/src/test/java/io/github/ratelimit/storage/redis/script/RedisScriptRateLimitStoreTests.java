@@ -86,6 +86,16 @@ class RedisScriptRateLimitStoreTests extends RedisRateLimitStoreContractTests {
 	}
 
 	@Test
+	void aKeyWrittenOnceExpiresWithItsBucketFull() {
+		// a flood of one request per address keeps no key longer than its bucket needs
+		RedisRateLimitStore<?> store = connectedStore();
+		LimitCheck check = check("60/1m", "expiring-once", 1);
+		StoreDecision decision = store.decide(List.of(check));
+		long untilFull = decision.results().get(0).bandwidths().get(0).millisUntilFull();
+		assertThat(this.redis.pttl(redisKey(store, check))).isPositive().isLessThanOrEqualTo(untilFull);
+	}
+
+	@Test
 	void aKeyLastWrittenByAnOlderScriptGetsItsExpirySetAgain() {
 		// an older version of the script (a rolling upgrade) sets the expiry without the
 		// field that says when it is: that field no longer holds
