@@ -124,6 +124,19 @@ public final class BlockingCallDetector {
 			for (String method : new String[] { "getWriteConnection", "lambda$getWriteConnection$1" }) {
 				builder.allowBlockingCallsInside("io.lettuce.core.cluster.PooledClusterConnectionProvider", method);
 			}
+			// ...and, when a failover reconnects a node, under the same kind of lock
+			// once the new connection is up (caught in RedisFailoverTests; throwing there
+			// left the lock held and hung every later cluster connect)
+			builder.allowBlockingCallsInside(
+					"io.lettuce.core.cluster.PooledClusterConnectionProvider$NodeConnectionPostProcessor",
+					"lambda$apply$4");
+			// Lettuce's sync facade caches its method lookups under a short
+			// ReentrantLock;
+			// its reconnect through Sentinel builds one on its own event thread (caught
+			// in
+			// RedisFailoverTests)
+			builder.allowBlockingCallsInside("io.lettuce.core.internal.AbstractInvocationHandler$MethodTranslator",
+					"of");
 			// CompletableFuture.orTimeout, which bounds every Redis decision, puts a task
 			// on the JDK's timer queue and
 			// takes it off when the decision completes in time; the queue has a short
