@@ -61,11 +61,9 @@ final class BucketPartitions {
 	}
 
 	private Caffeine<String, Entry> newMap(long maxKeys) {
-		// the map's upkeep runs on the request thread that triggers it, a few entries at
-		// a
-		// time: handing it to the common pool woke a thread for every batch of reads,
-		// which
-		// cost more than the upkeep itself under load
+		// the map's upkeep runs on the request thread that triggers it, a few entries
+		// at a time: handing it to the common pool woke a thread for every batch of
+		// reads, which cost more than the upkeep itself under load
 		return Caffeine.newBuilder()
 			.executor(Runnable::run)
 			.ticker(this.timeMeter::currentTimeNanos)

@@ -32,11 +32,11 @@ import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
-import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.storage.redis.RedisRateLimitStore;
 import io.github.ratelimit.storage.redis.connection.CircuitBreaker;
 import io.github.ratelimit.storage.redis.connection.RedisConnector;
 import io.github.ratelimit.storage.redis.script.RedisScriptRateLimitStore;
+import io.github.ratelimit.test.StoreFailureAssertions;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisMonitor;
 import io.github.ratelimit.test.redis.RedisTestServer;
@@ -154,9 +154,7 @@ class RedisBanFloodTests {
 		assertThat(trickle).hasSizeGreaterThan(20);
 		assertThat(decisions).hasSizeGreaterThan(100);
 		assertThat(decisions).extracting(Decision::outcome).containsOnly(Outcome.REJECTED);
-		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
-			assertThat(limiter.storeFailures().count(kind)).as("decisions failed with %s", kind).isZero();
-		}
+		StoreFailureAssertions.assertNoDecisionFellBack(limiter);
 	}
 
 	private List<String> slowCommands() {

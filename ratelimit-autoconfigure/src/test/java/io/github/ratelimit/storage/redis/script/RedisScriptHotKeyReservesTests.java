@@ -23,8 +23,8 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.policy.Policy;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
-import io.github.ratelimit.storage.StoreUnavailableException;
 import io.github.ratelimit.test.ManualTimeMeter;
+import io.github.ratelimit.test.StoreFailureAssertions;
 import io.github.ratelimit.test.TestRequest;
 import io.github.ratelimit.test.redis.RedisMonitor;
 import io.github.ratelimit.test.redis.RedisTestServer;
@@ -85,13 +85,7 @@ class RedisScriptHotKeyReservesTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> scriptCalls(monitor) >= 100);
 			assertThat(scriptCalls(monitor)).isLessThan(200);
 			assertThat(limiter.hotKeyReserves().admitted()).isGreaterThan(1800);
-			assertNoFallback(limiter);
-		}
-	}
-
-	private static void assertNoFallback(RateLimiter limiter) {
-		for (StoreUnavailableException.Kind kind : StoreUnavailableException.Kind.values()) {
-			assertThat(limiter.storeFailures().count(kind)).as("decisions that failed with %s", kind).isZero();
+			StoreFailureAssertions.assertNoDecisionFellBack(limiter);
 		}
 	}
 
@@ -126,8 +120,8 @@ class RedisScriptHotKeyReservesTests {
 		assertThat(admitted).isLessThanOrEqualTo(2000);
 		assertThat(first.hotKeyReserves().admitted() + second.hotKeyReserves().admitted()).isPositive();
 		// every decision was Redis's or a reserve's: none took the failure mode
-		assertNoFallback(first);
-		assertNoFallback(second);
+		StoreFailureAssertions.assertNoDecisionFellBack(first);
+		StoreFailureAssertions.assertNoDecisionFellBack(second);
 		// the time stands still: every token Redis gave is spent or held (refills in
 		// flight land first)
 		int spent = admitted;
