@@ -14,6 +14,7 @@ import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.load.InFlightRequests;
 import io.github.ratelimit.load.ScaledPolicies;
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
 import io.github.ratelimit.storage.LimitCheck;
@@ -71,6 +72,9 @@ public final class RateLimiter {
 	private volatile @Nullable PolicyTable refusalsTable;
 
 	private volatile long refusalsControlChanges;
+
+	// asked by the filters on every request; worked out once per policy table
+	private volatile @Nullable OutcomeCounting outcomeCounting;
 
 	RateLimiter(RateLimiterBuilder settings) {
 		this.registry = settings.registry;
@@ -359,7 +363,17 @@ public final class RateLimiter {
 	 * authentication anything to decide for them.
 	 */
 	public boolean countsByOutcome() {
-		return this.registry.current().options().groups().values().stream().anyMatch((group) -> !group.counts().all());
+		PolicyTable table = this.registry.current();
+		OutcomeCounting known = this.outcomeCounting;
+		if (known != null && known.table() == table) {
+			return known.counts();
+		}
+		boolean counts = false;
+		for (PolicyOptions.GroupOptions group : table.options().groups().values()) {
+			counts |= !group.counts().all();
+		}
+		this.outcomeCounting = new OutcomeCounting(table, counts);
+		return counts;
 	}
 
 	/**
@@ -431,6 +445,9 @@ public final class RateLimiter {
 	 */
 	public StoreFailures storeFailures() {
 		return this.storeFailures;
+	}
+
+	private record OutcomeCounting(PolicyTable table, boolean counts) {
 	}
 
 }

@@ -36,6 +36,9 @@ public final class EndpointClassifier {
 	/** The cost of every configured group, those without paths included. */
 	private final Map<String, Long> groupCosts;
 
+	// the rules never change once built: a path is classified the same way every time
+	private final RecentPaths<Classification> recent = new RecentPaths<>();
+
 	/**
 	 * Creates a classifier.
 	 * @param exclusions rules of paths that are never limited
@@ -154,7 +157,17 @@ public final class EndpointClassifier {
 
 	/** Classifies a request by method and path within the application. */
 	public Classification classify(String method, PathContainer path) {
-		return classify(method, path, null);
+		String value = path.value();
+		Classification known = this.recent.find(method, value);
+		if (known != null) {
+			return known;
+		}
+		Classification classification = classify(method, path, null);
+		if (classification.pathVariables() == PathVariables.NONE) {
+			// one with path variables reads them lazily from its own path: not shared
+			this.recent.remember(method, value, classification);
+		}
+		return classification;
 	}
 
 	private Classification classify(String method, PathContainer path, @Nullable String template) {

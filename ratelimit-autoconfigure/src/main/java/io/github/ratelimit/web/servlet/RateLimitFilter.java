@@ -28,6 +28,7 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.GateDecisions;
+import io.github.ratelimit.web.RecentPaths;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
@@ -68,6 +69,8 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	private final DecisionListener listener;
 
 	private final ServletCors cors;
+
+	private final RecentPaths<PathContainer> recentPaths = new RecentPaths<>();
 
 	private volatile @Nullable FilteredAttribute filteredAttribute;
 
@@ -242,13 +245,24 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * The path within the application. Without a context path that is the whole path:
-	 * parsed once, without the request path that would parse the context path too.
+	 * The path within the application, parsed once per recent path. Without a context
+	 * path that is the whole path, parsed without the request path that would parse the
+	 * context path too.
 	 */
-	private static PathContainer pathWithinApplication(HttpServletRequest request) {
+	private PathContainer pathWithinApplication(HttpServletRequest request) {
+		String uri = request.getRequestURI();
 		String contextPath = request.getContextPath();
-		return (contextPath == null || contextPath.isEmpty()) ? PathContainer.parsePath(request.getRequestURI())
-				: RequestPath.parse(request.getRequestURI(), contextPath).pathWithinApplication();
+		if (contextPath == null) {
+			contextPath = "";
+		}
+		PathContainer known = this.recentPaths.find(contextPath, uri);
+		if (known != null) {
+			return known;
+		}
+		PathContainer path = contextPath.isEmpty() ? PathContainer.parsePath(uri)
+				: RequestPath.parse(uri, contextPath).pathWithinApplication();
+		this.recentPaths.remember(contextPath, uri, path);
+		return path;
 	}
 
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
