@@ -1094,10 +1094,12 @@ report() {
 				p = ap[i]
 				x = med(dp99, "memory", p)
 				if (x != "") target("memory: added p99 < 1 ms, " p, sprintf("%+.2f ms", x), verdict(x < 1))
-				q = medq(rps, "memory", p, "peer-memory", p)
-				if (q != "") target("memory ahead of peer-memory (req/s), " p, sprintf("%.2fx", q), verdict(q > 1))
-				q = medq(rps, "redis-script", p, "peer-redis", p)
-				if (q != "") target("redis-script ahead of peer-redis (req/s), " p, sprintf("%.2fx", q), verdict(q > 1))
+				# quotients of the paired ratios (each x the off run right after it): raw req/s of
+				# runs minutes apart would measure the drift of the machine as well
+				q = medq(ratio, "memory", p, "peer-memory", p)
+				if (q != "") target("memory ahead of peer-memory (x off over x off), " p, sprintf("%.2fx", q), verdict(q > 1))
+				q = medq(ratio, "redis-script", p, "peer-redis", p)
+				if (q != "") target("redis-script ahead of peer-redis (x off over x off), " p, sprintf("%.2fx", q), verdict(q > 1))
 			}
 			x = med(rps, "redis-script", "admitted-hot")
 			if (x != "" && script_rps > 0)

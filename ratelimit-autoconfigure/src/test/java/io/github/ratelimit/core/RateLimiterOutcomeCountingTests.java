@@ -10,6 +10,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ratelimit.control.BanRules;
+import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.identity.ClientIpResolver;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.policy.Classification;
@@ -18,7 +20,9 @@ import io.github.ratelimit.policy.Mode;
 import io.github.ratelimit.policy.PolicyOptions;
 import io.github.ratelimit.policy.PolicyOptions.GroupOptions;
 import io.github.ratelimit.policy.PolicyOptions.Tuning;
+import io.github.ratelimit.policy.PolicyRegistry;
 import io.github.ratelimit.policy.PolicyTable;
+import io.github.ratelimit.storage.memory.InMemoryControlStore;
 import io.github.ratelimit.storage.memory.InMemoryRateLimitStore;
 import io.github.ratelimit.test.ManualTimeMeter;
 import io.github.ratelimit.test.TestRequest;
@@ -148,6 +152,26 @@ class RateLimiterOutcomeCountingTests {
 		assertThat(this.limiter
 			.decide(TestRequest.from("203.0.113.7"), Classification.of("default", 1), CheckScope.OUTCOME_COUNTED)
 			.outcome()).isEqualTo(Outcome.UNLIMITED);
+	}
+
+	@Test
+	void whetherAnyGroupCountsByOutcomeFollowsAReplacedPolicyTable() {
+		// the gate before authentication asks this on every request, and decides nothing
+		// for outcome-counted limits while it answers false
+		PolicyTable everyResponse = PolicyTable.build(Map.of("anonymous", Map.of("ip", Map.of("default", "100/1m"))),
+				Map.of(), Set.of());
+		RuntimeControl control = new RuntimeControl(new InMemoryControlStore(this.time),
+				new PolicyRegistry(everyResponse), List.of(), BanRules.NONE, this.time, Duration.ofSeconds(1));
+		RateLimiter limiter = RateLimiter
+			.builder(new Identifier(List.of(), new ClientIpResolver(List.of(), 32, 64), everyResponse.tiers(),
+					"anonymous", "anonymous"), this.store)
+			.control(control)
+			.build();
+		assertThat(limiter.countsByOutcome()).isFalse();
+		control.registry().replace(this.table);
+		assertThat(limiter.countsByOutcome()).isTrue();
+		control.registry().replace(everyResponse);
+		assertThat(limiter.countsByOutcome()).isFalse();
 	}
 
 }
