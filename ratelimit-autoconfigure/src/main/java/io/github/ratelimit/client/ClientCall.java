@@ -87,9 +87,11 @@ public final class ClientCall {
 		HostState state = this.client.hosts().find(this.host);
 		Duration hold = null;
 		if (state != null) {
-			Duration open = state.breakerOpenFor(now);
+			Duration open = state.pass(now, this.settings.breakerOpenFor());
 			if (open != null) {
-				throw notSent(open, GiveUpReason.BREAKER_OPEN);
+				// zero: half-open, another request is testing the host; how long that
+				// takes is not known
+				throw notSent(open.isZero() ? null : open, GiveUpReason.BREAKER_OPEN);
 			}
 			hold = this.settings.pacing() ? state.heldFor(now, this.route) : null;
 		}
@@ -171,6 +173,18 @@ public final class ClientCall {
 	}
 
 	/**
+	 * Tells that the attempt got no response (an I/O error, a cancelled exchange): if it
+	 * was the one request testing a half-open breaker, the next request may test the host
+	 * instead of waiting for {@code breaker-open-for}.
+	 */
+	public void sendFailed() {
+		HostState state = this.client.hosts().find(this.host);
+		if (state != null) {
+			state.untested();
+		}
+	}
+
+	/**
 	 * How many requests this call has sent (counted by {@link #beforeSend()}).
 	 * @return the attempts
 	 */
@@ -205,7 +219,7 @@ public final class ClientCall {
 	/**
 	 * The request was held back, so sending it later is safe whatever its method.
 	 */
-	private RateLimitedException notSent(Duration retryAfter, GiveUpReason reason) {
+	private RateLimitedException notSent(@Nullable Duration retryAfter, GiveUpReason reason) {
 		String message = GiveUpMessage.of(TOO_MANY_REQUESTS, retryAfter, null, this.host, this.method, reason,
 				this.attempts, false, this.settings);
 		this.client.events().gaveUp(this.host, TOO_MANY_REQUESTS, reason);

@@ -64,7 +64,8 @@ final class GiveUpMessage {
 				.append(host)
 				.append(" refused ")
 				.append(settings.breakerThreshold())
-				.append(" requests in a row.");
+				.append(" requests in a row")
+				.append((sent || retryAfter != null) ? "." : "; another request is testing whether it recovered.");
 		}
 		return message.toString();
 	}

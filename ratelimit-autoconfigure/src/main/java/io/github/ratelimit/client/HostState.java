@@ -51,6 +51,9 @@ final class HostState {
 
 	private @Nullable Instant breakerOpenUntil;
 
+	/** While half-open: until when the request testing the host holds the others back. */
+	private @Nullable Instant probeUntil;
+
 	/**
 	 * Holds the host until a policy frees; a later hold of the same policy wins.
 	 * @param policy the policy, or {@link #UNNAMED}
@@ -117,7 +120,8 @@ final class HostState {
 	/**
 	 * Counts a 429; the {@code threshold}-th in a row opens the breaker for
 	 * {@code openFor}, or the server's wait if that is longer. Once open, it stays ready
-	 * to reopen: the first 429 after it closes by time opens it again.
+	 * to reopen: a 429 to the request testing the host once the time is up opens it
+	 * again.
 	 * @param now the time
 	 * @param threshold how many consecutive 429s open the breaker (0 never)
 	 * @param openFor how long it stays open at least
@@ -132,22 +136,58 @@ final class HostState {
 				this.breakerOpenUntil = until;
 			}
 		}
+		this.probeUntil = null;
 	}
 
 	/** A response other than a refusal ends the run of 429s and closes the breaker. */
 	synchronized void answered() {
 		this.consecutiveRefusals = 0;
 		this.breakerOpenUntil = null;
+		this.probeUntil = null;
+	}
+
+	/**
+	 * An attempt ended without telling whether the host recovered (no response, or a
+	 * 503): a half-open breaker lets the next request test it.
+	 */
+	synchronized void untested() {
+		this.probeUntil = null;
 	}
 
 	/**
 	 * How long the breaker stays open.
 	 * @param now the time
-	 * @return the time left, or {@code null} when it is closed
+	 * @return the time left, or {@code null} when it is closed or half-open
 	 */
 	synchronized @Nullable Duration breakerOpenFor(Instant now) {
 		Instant until = this.breakerOpenUntil;
 		return (until != null && until.isAfter(now)) ? Duration.between(now, until) : null;
+	}
+
+	/**
+	 * Lets a request past the breaker, or tells why not. Closed, every request goes;
+	 * open, none. Once its time is up the breaker is half-open: one request at a time
+	 * tests the host, and the others are held back until its answer closes the breaker
+	 * (anything but a 429) or opens it again (a 429); a test without an answer within
+	 * {@code probeFor} lets the next request test.
+	 * @param now the time
+	 * @param probeFor how long a test holds the others back at most
+	 * @return {@code null} when the request may be sent; the time the breaker stays open,
+	 * or {@link Duration#ZERO} while another request tests the host
+	 */
+	synchronized @Nullable Duration pass(Instant now, Duration probeFor) {
+		Instant until = this.breakerOpenUntil;
+		if (until == null) {
+			return null;
+		}
+		if (until.isAfter(now)) {
+			return Duration.between(now, until);
+		}
+		if (this.probeUntil != null && this.probeUntil.isAfter(now)) {
+			return Duration.ZERO;
+		}
+		this.probeUntil = now.plus(probeFor);
+		return null;
 	}
 
 }

@@ -127,6 +127,9 @@ public final class RateLimitClient {
 			else if (status != SERVICE_UNAVAILABLE) {
 				state.answered();
 			}
+			else {
+				state.untested();
+			}
 		}
 		fewRemaining(host, signals);
 		return state;

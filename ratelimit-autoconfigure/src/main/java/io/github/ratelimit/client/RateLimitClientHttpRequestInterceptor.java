@@ -62,7 +62,14 @@ public final class RateLimitClientHttpRequestInterceptor implements ClientHttpRe
 				request.getHeaders().containsHeader(IDEMPOTENCY_KEY));
 		while (true) {
 			waitFor(call.beforeSend());
-			ClientHttpResponse response = execution.execute(request, body);
+			ClientHttpResponse response;
+			try {
+				response = execution.execute(request, body);
+			}
+			catch (IOException | RuntimeException ex) {
+				call.sendFailed();
+				throw ex;
+			}
 			ClientDecision decision = call.afterResponse(response.getStatusCode().value(),
 					response.getHeaders()::getOrEmpty, () -> problemBody(response));
 			if (decision instanceof ClientDecision.Retry retry) {

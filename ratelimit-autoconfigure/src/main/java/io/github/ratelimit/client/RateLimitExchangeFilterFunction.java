@@ -84,8 +84,11 @@ public final class RateLimitExchangeFilterFunction implements ExchangeFilterFunc
 		catch (RateLimitedException ex) {
 			return Mono.error(ex);
 		}
-		return after(hold, Mono.defer(() -> next.exchange(request)))
-			.flatMap((response) -> decide(call, request, next, response));
+		// an exchange that ends without a response tells the breaker nothing
+		Mono<ClientResponse> exchange = Mono.defer(() -> next.exchange(request))
+			.doOnError((ex) -> call.sendFailed())
+			.doOnCancel(call::sendFailed);
+		return after(hold, exchange).flatMap((response) -> decide(call, request, next, response));
 	}
 
 	private Mono<ClientResponse> decide(ClientCall call, ClientRequest request, ExchangeFunction next,

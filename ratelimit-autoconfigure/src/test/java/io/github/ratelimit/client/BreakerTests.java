@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
  * Repeated 429s from one host open a breaker: calls to it fail at once, without sending,
- * until it may have recovered.
+ * until it may have recovered; then one request at a time tests the host.
  */
 class BreakerTests {
 
@@ -85,6 +85,84 @@ class BreakerTests {
 
 		assertThatExceptionOfType(RateLimitedException.class)
 			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+	}
+
+	@Test
+	void onceItsTimeIsUpOneRequestTestsTheHostAndTheOthersWaitForItsAnswer() {
+		refuse(5, null);
+		this.clock.advance(Duration.ofSeconds(30));
+
+		ClientCall test = this.client.start("GET", ORDERS, false);
+		assertThat(test.beforeSend()).isZero();
+		for (int i = 0; i < 3; i++) {
+			ClientCall held = this.client.start("GET", ORDERS, false);
+			assertThatExceptionOfType(RateLimitedException.class).isThrownBy(held::beforeSend)
+				.satisfies((exception) -> {
+					assertThat(exception.reason()).isEqualTo(GiveUpReason.BREAKER_OPEN);
+					assertThat(exception.retryAfter()).as("not known while the test is under way").isNull();
+					assertThat(exception.getMessage()).isEqualTo("Rate limit exceeded at api.example.com. Retry later "
+							+ "or reduce concurrency. Not sent: api.example.com refused 5 requests in a row; "
+							+ "another request is testing whether it recovered.");
+				});
+			assertThat(held.attempts()).isZero();
+		}
+		test.afterResponse(200, HeaderLookup.none(), () -> null);
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("closed").isZero();
+		}
+	}
+
+	@Test
+	void aRefusedTestOpensItForItsWholeTimeAgain() {
+		refuse(5, null);
+		this.clock.advance(Duration.ofSeconds(30));
+
+		refuse(1, null);
+
+		this.clock.advance(Duration.ofSeconds(29));
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend())
+			.satisfies((exception) -> assertThat(exception.retryAfter()).isEqualTo(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void aTestThatGotNoResponseLetsTheNextRequestTest() {
+		refuse(5, null);
+		this.clock.advance(Duration.ofSeconds(30));
+		ClientCall test = this.client.start("GET", ORDERS, false);
+		test.beforeSend();
+
+		test.sendFailed();
+
+		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+	}
+
+	@Test
+	void aTestAnswered503LetsTheNextRequestTest() {
+		refuse(5, null);
+		this.clock.advance(Duration.ofSeconds(30));
+
+		answer(503);
+
+		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+	}
+
+	@Test
+	void aTestNeverAnsweredHoldsTheOthersBackForTheOpenTimeAtMost() {
+		refuse(5, null);
+		this.clock.advance(Duration.ofSeconds(30));
+		this.client.start("GET", ORDERS, false).beforeSend();
+
+		this.clock.advance(Duration.ofSeconds(29));
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
 	}
 
 	@Test

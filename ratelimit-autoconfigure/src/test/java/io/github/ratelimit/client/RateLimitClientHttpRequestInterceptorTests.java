@@ -108,6 +108,29 @@ class RateLimitClientHttpRequestInterceptorTests {
 		assertThat(this.executed).isOne();
 	}
 
+	@Test
+	void aTestOfAHalfOpenBreakerThatFailsToSendLetsTheNextRequestTest() {
+		this.responses.add(new Response(429, ""));
+		RateLimitClientHttpRequestInterceptor interceptor = interceptor(
+				ClientRetrySettings.DEFAULTS.withMaxAttempts(1).withBreaker(1, Duration.ofSeconds(30)));
+		catchThrowableOfType(RateLimitedException.class,
+				() -> interceptor.intercept(request(HttpMethod.GET), new byte[0], this.execution));
+		this.clock.advance(Duration.ofSeconds(30));
+		ClientHttpRequestExecution unreachable = (request, body) -> {
+			throw new IOException("Connection refused");
+		};
+		catchThrowableOfType(IOException.class,
+				() -> interceptor.intercept(request(HttpMethod.GET), new byte[0], unreachable));
+
+		Response success = new Response(200, "ok");
+		this.responses.add(success);
+		assertThat(catchThrowableOfType(RateLimitedException.class,
+				() -> assertThat(interceptor.intercept(request(HttpMethod.GET), new byte[0], this.execution))
+					.isSameAs(success)))
+			.as("sent as the next test, not held back")
+			.isNull();
+	}
+
 	private RateLimitClientHttpRequestInterceptor interceptor(ClientRetrySettings settings) {
 		return new RateLimitClientHttpRequestInterceptor(client(settings), this.sleeper);
 	}

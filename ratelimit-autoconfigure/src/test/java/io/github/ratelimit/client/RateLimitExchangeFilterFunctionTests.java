@@ -87,6 +87,27 @@ class RateLimitExchangeFilterFunctionTests {
 	}
 
 	@Test
+	void aTestOfAHalfOpenBreakerThatFailsLetsTheNextRequestTest() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.create();
+		AtomicInteger released = new AtomicInteger();
+		RateLimitClient client = client(time,
+				ClientRetrySettings.DEFAULTS.withMaxAttempts(1).withBreaker(1, Duration.ofSeconds(30)));
+		RateLimitExchangeFilterFunction filter = new RateLimitExchangeFilterFunction(client, time);
+		StepVerifier.create(filter.filter(GET, (request) -> Mono.just(response(429, released))))
+			.expectError(RateLimitedException.class)
+			.verify();
+		time.advanceTimeBy(Duration.ofSeconds(30));
+		StepVerifier.create(filter.filter(GET, (request) -> Mono.error(new IOException("Connection refused"))))
+			.expectError(IOException.class)
+			.verify();
+
+		StepVerifier.create(filter.filter(GET, (request) -> Mono.just(response(200, released))))
+			.assertNext((response) -> assertThat(response.statusCode()).as("sent as the next test, not held back")
+				.isEqualTo(HttpStatus.OK))
+			.verifyComplete();
+	}
+
+	@Test
 	void blocksNoThreadOverARealConnection() throws IOException {
 		try (ScriptedServer server = new ScriptedServer()) {
 			// a refusal that asks for a short wait (plus jitter on the parallel
@@ -151,6 +172,10 @@ class RateLimitExchangeFilterFunctionTests {
 	}
 
 	private static RateLimitClient client(VirtualTimeScheduler time) {
+		return client(time, ClientRetrySettings.DEFAULTS);
+	}
+
+	private static RateLimitClient client(VirtualTimeScheduler time, ClientRetrySettings settings) {
 		Clock clock = new Clock() {
 
 			@Override
@@ -169,7 +194,7 @@ class RateLimitExchangeFilterFunctionTests {
 			}
 
 		};
-		return new RateLimitClient(ClientRetrySettings.DEFAULTS, clock, new SplittableRandom(22), ClientEvents.NONE);
+		return new RateLimitClient(settings, clock, new SplittableRandom(22), ClientEvents.NONE);
 	}
 
 	private static ClientResponse response(int status, AtomicInteger released, String... headers) {
