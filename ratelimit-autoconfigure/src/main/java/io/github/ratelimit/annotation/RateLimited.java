@@ -27,6 +27,9 @@ import java.lang.annotation.Target;
  *     .GET("/v1/export", handler::export)
  *     .withAttribute(RateLimited.GROUP_ATTRIBUTE, "export")
  *     .withAttribute(RateLimited.COST_ATTRIBUTE, 10)
+ *     .GET("/v1/repos/{repo}/stars", handler::stars)
+ *     .withAttribute(RateLimited.LIMIT_ATTRIBUTE, "10/1m")
+ *     .withAttribute(RateLimited.PER_ATTRIBUTE, "repo")
  *     .build();
  * </pre>
  */
@@ -51,6 +54,26 @@ public @interface RateLimited {
 	 * The route attribute that exempts a functional route from every limit: {@code true}.
 	 */
 	String EXEMPT_ATTRIBUTE = "io.github.ratelimit.exempt";
+
+	/**
+	 * The route attribute that gives a functional route a limit of its own, as
+	 * {@link #limit()}: a string such as {@code "10/1m"}. Its buckets are named after the
+	 * route's method and path ({@code inline-user-GET.v1.reports.id}).
+	 */
+	String LIMIT_ATTRIBUTE = "io.github.ratelimit.limit";
+
+	/**
+	 * The route attribute that says which responses count against the route's own limit,
+	 * as {@link #count()}: a string ({@code "failures"}, {@code "401"}), or a
+	 * {@code String[]} or list of them.
+	 */
+	String COUNT_ATTRIBUTE = "io.github.ratelimit.count";
+
+	/**
+	 * The route attribute that says whom the route's own limit counts per, as
+	 * {@link #per()}: a dimension or the name of a configured key.
+	 */
+	String PER_ATTRIBUTE = "io.github.ratelimit.per";
 
 	/** The endpoint group; empty keeps the group matched by path (or {@code default}). */
 	String group() default "";

@@ -13,6 +13,7 @@ import org.springframework.beans.factory.BeanNotOfRequiredTypeException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 
+import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.core.RequestKeys;
 import io.github.ratelimit.identity.RequestKeyResolver;
 import io.github.ratelimit.keys.ExpressionKeyResolver;
@@ -228,13 +229,16 @@ final class KeyMapper {
 	private static void checkPer(RateLimitProperties properties, EndpointRule rule, InlineLimit inline,
 			Map<String, String> variables) {
 		String per = inline.per();
-		String where = "@RateLimited(per) of " + inline.handler();
+		String where = (rule.route() != null)
+				? "route attribute " + RateLimited.PER_ATTRIBUTE + " of route " + rule.route()
+				: "@RateLimited(per) of " + inline.handler();
 		if (!properties.getKeys().containsKey(per)) {
 			throw new InvalidRateLimitConfigurationException(where, per,
 					"'" + per + "' is neither a dimension (user, org, token, ip, service) nor a key of ratelimit.keys"
 							+ configured(properties.getKeys().keySet()),
-					"ratelimit.keys." + per + ".header=X-Tenant-Id, or @RateLimited(limit = \"" + inline.limit().spec()
-							+ "\", per = \"user\")");
+					"ratelimit.keys." + per + ".header=X-Tenant-Id, or "
+							+ ((rule.route() != null) ? ".withAttribute(RateLimited.PER_ATTRIBUTE, \"user\")"
+									: "@RateLimited(limit = \"" + inline.limit().spec() + "\", per = \"user\")"));
 		}
 		String variable = variables.get(per);
 		String pattern = rule.pattern().getPatternString();

@@ -19,12 +19,19 @@ import io.github.ratelimit.policy.InlineLimit;
  * @param cost the cost, or 0 to keep the group's cost
  * @param exempt whether matching requests are never limited
  * @param inline the handler's own limit, or {@code null}
+ * @param route the functional route that declared the rule, as messages name it, or
+ * {@code null} for configuration and annotations
  */
 public record EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt,
-		@Nullable InlineLimit inline) {
+		@Nullable InlineLimit inline, @Nullable String route) {
 
 	public EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt) {
-		this(pattern, methods, group, cost, exempt, null);
+		this(pattern, methods, group, cost, exempt, null, null);
+	}
+
+	public EndpointRule(PathPattern pattern, Set<String> methods, @Nullable String group, long cost, boolean exempt,
+			@Nullable InlineLimit inline) {
+		this(pattern, methods, group, cost, exempt, inline, null);
 	}
 
 	boolean matches(String method, PathContainer path) {

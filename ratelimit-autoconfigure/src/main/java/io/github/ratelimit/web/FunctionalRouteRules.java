@@ -2,23 +2,31 @@ package io.github.ratelimit.web;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.ratelimit.annotation.RateLimited;
+import io.github.ratelimit.policy.CountedResponses;
+import io.github.ratelimit.policy.InlineLimit;
+import io.github.ratelimit.policy.Limit;
+import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.web.RouteConditions.Alternative;
 
 /**
  * Collects the {@link EndpointRule}s of functional routes that carry rate-limit
  * attributes ({@link RateLimited#GROUP_ATTRIBUTE}, {@link RateLimited#COST_ATTRIBUTE},
- * {@link RateLimited#EXEMPT_ATTRIBUTE}), from the events of a
+ * {@link RateLimited#EXEMPT_ATTRIBUTE}, and a limit of the route's own:
+ * {@link RateLimited#LIMIT_ATTRIBUTE}, {@link RateLimited#COUNT_ATTRIBUTE},
+ * {@link RateLimited#PER_ATTRIBUTE}), from the events of a
  * {@code RouterFunctions.Visitor} walk (WebFlux and WebMvc.fn have one each, of the same
  * shape; their adapters forward here).
  * <p>
@@ -42,6 +50,10 @@ public final class FunctionalRouteRules {
 
 	private static final String EXAMPLE = "RouterFunctions.route().GET(\"/v1/export\", handler)"
 			+ ".withAttribute(RateLimited.GROUP_ATTRIBUTE, \"export\").withAttribute(RateLimited.COST_ATTRIBUTE, 10)";
+
+	private static final Set<String> ATTRIBUTES = Set.of(RateLimited.GROUP_ATTRIBUTE, RateLimited.COST_ATTRIBUTE,
+			RateLimited.EXEMPT_ATTRIBUTE, RateLimited.LIMIT_ATTRIBUTE, RateLimited.COUNT_ATTRIBUTE,
+			RateLimited.PER_ATTRIBUTE);
 
 	private final Deque<Scope> scopes = new ArrayDeque<>();
 
@@ -96,8 +108,7 @@ public final class FunctionalRouteRules {
 	public void route(RouteConditions predicate, String description) {
 		Scope scope = this.scopes.element();
 		Map<String, Object> attributes = takeAttributes(scope);
-		if (!attributes.containsKey(RateLimited.GROUP_ATTRIBUTE) && !attributes.containsKey(RateLimited.COST_ATTRIBUTE)
-				&& !attributes.containsKey(RateLimited.EXEMPT_ATTRIBUTE)) {
+		if (attributes.keySet().stream().noneMatch(ATTRIBUTES::contains)) {
 			return;
 		}
 		String group = group(attributes.get(RateLimited.GROUP_ATTRIBUTE), description);
@@ -109,6 +120,8 @@ public final class FunctionalRouteRules {
 					+ "requests it matches cannot be written as path patterns (a negated path?); put the limit on "
 					+ "a route with path and method conditions, or use ratelimit.groups");
 		}
+		// the route's own limit is one budget over all of its paths, as a handler's is
+		InlineLimit inline = null;
 		for (Alternative prefix : scope.prefixes()) {
 			for (Alternative route : alternatives) {
 				Set<String> methods = RouteConditions.intersect(prefix.methods(), route.methods());
@@ -116,10 +129,104 @@ public final class FunctionalRouteRules {
 					continue;
 				}
 				String pattern = routePattern(prefix.path(), route.path());
+				if (inline == null) {
+					inline = inline(attributes, routeId(methods, pattern), cost, description);
+				}
 				this.rules.add(new EndpointRule(parse(pattern, description), (methods != null) ? methods : Set.of(),
-						group, cost, exempt));
+						group, cost, exempt, inline, description));
 			}
 		}
+	}
+
+	/**
+	 * The route's own limit, or {@code null} when it declares none; checked as
+	 * {@code @RateLimited}'s.
+	 */
+	private static @Nullable InlineLimit inline(Map<String, Object> attributes, String id, long cost,
+			String description) {
+		Object limitValue = attributes.get(RateLimited.LIMIT_ATTRIBUTE);
+		Object countValue = attributes.get(RateLimited.COUNT_ATTRIBUTE);
+		Object perValue = attributes.get(RateLimited.PER_ATTRIBUTE);
+		if (limitValue == null) {
+			if (countValue != null) {
+				throw invalid(RateLimited.COUNT_ATTRIBUTE, countValue, description,
+						"set with a limit of the route's own (" + RateLimited.LIMIT_ATTRIBUTE + "), which it shapes");
+			}
+			if (perValue != null) {
+				throw invalid(RateLimited.PER_ATTRIBUTE, perValue, description,
+						"set with a limit of the route's own (" + RateLimited.LIMIT_ATTRIBUTE + "), which it shapes");
+			}
+			return null;
+		}
+		if (!(limitValue instanceof String spec) || spec.isBlank()) {
+			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limitValue, description,
+					"a limit such as \"" + LimitParser.EXAMPLE + "\"");
+		}
+		Limit limit;
+		try {
+			limit = LimitParser.parse(spec);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limitValue, description,
+					"a limit such as \"" + LimitParser.EXAMPLE + "\" (" + ex.getMessage() + ")");
+		}
+		CountedResponses counts;
+		try {
+			counts = CountedResponses.parse(countSpecs(countValue, description));
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(RateLimited.COUNT_ATTRIBUTE, countValue, description,
+					"\"failures\", \"auth-failures\" or statuses such as \"401\" (" + ex.getMessage() + ")");
+		}
+		String per = "";
+		if (perValue != null) {
+			if (!(perValue instanceof String name) || name.isBlank()) {
+				throw invalid(RateLimited.PER_ATTRIBUTE, perValue, description,
+						"a dimension (user, org, token, ip, service) or the name of a key of ratelimit.keys");
+			}
+			per = name.strip();
+		}
+		if (!limit.blocked() && cost > limit.maxCost()) {
+			// every request would be answered 403
+			throw invalid(RateLimited.COST_ATTRIBUTE, cost, description,
+					"at most " + limit.maxCost() + ", the tokens its own limit (" + limit.spec() + ") can ever hold");
+		}
+		return new InlineLimit(id, limit, counts, per);
+	}
+
+	private static List<String> countSpecs(@Nullable Object value, String description) {
+		if (value == null) {
+			return List.of();
+		}
+		if (value instanceof String spec) {
+			return List.of(spec);
+		}
+		if (value instanceof String[] specs) {
+			return List.of(specs);
+		}
+		if (value instanceof Collection<?> specs && specs.stream().allMatch(String.class::isInstance)) {
+			return specs.stream().map(String.class::cast).toList();
+		}
+		throw invalid(RateLimited.COUNT_ATTRIBUTE, value, description,
+				"a string or strings such as \"failures\" or \"401\"");
+	}
+
+	/**
+	 * A readable id of a route for the buckets of its own limit: its methods and path
+	 * ({@code GET.v1.reports.id}).
+	 */
+	private static String routeId(@Nullable Set<String> methods, String pattern) {
+		StringBuilder id = new StringBuilder();
+		if (methods != null && !methods.isEmpty()) {
+			id.append(String.join("-", new TreeSet<>(methods)));
+		}
+		// a variable's regular expression is no part of its name
+		for (String part : pattern.replaceAll(":[^}]*}", "}").split("[/{}*]+")) {
+			if (!part.isEmpty()) {
+				id.append((id.length() > 0) ? "." : "").append(part);
+			}
+		}
+		return (id.length() > 0) ? id.toString() : "route";
 	}
 
 	/**

@@ -7,6 +7,9 @@ import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfig
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
 import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.core.RequestKeys;
@@ -186,6 +189,20 @@ class RateLimitKeysAutoConfigurationTests {
 			.withUserConfiguration(PerRepoController.class)
 			.run((context) -> assertStartFailure(context, "@RateLimited(per) of PerRepoController.issues", "repo",
 					"/v1/repos/{name}/issues"));
+	}
+
+	@Test
+	void aRouteLimitedPerAKeyThatIsNotConfiguredStopsTheStartNamingTheRoute() {
+		this.mvc.withPropertyValues("ratelimit.keys.tenant.header=X-Tenant-Id")
+			.withBean(RouterFunction.class,
+					() -> RouterFunctions.route()
+						.GET("/fn/repos/{repo}/forks", (request) -> ServerResponse.ok().build())
+						.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "5/1m")
+						.withAttribute(RateLimited.PER_ATTRIBUTE, "repo")
+						.build())
+			.run((context) -> assertStartFailure(context,
+					"route attribute io.github.ratelimit.per of route (GET && /fn/repos/{repo}/forks)", "repo",
+					".withAttribute(RateLimited.PER_ATTRIBUTE, \"user\")"));
 	}
 
 	@Test

@@ -121,6 +121,16 @@ abstract class CustomKeyBehaviourTests {
 	}
 
 	@Test
+	void aRouteLimitPerRepositoryCountsEachRepositoryApart() {
+		for (int i = 1; i <= 2; i++) {
+			assertThat(get("/fn/repos/gamma/forks").status()).as("request %d", i).isEqualTo(200);
+		}
+		Reply refused = get("/fn/repos/gamma/forks");
+		assertRefusedBy(refused, "inline-repo-GET.fn.repos.repo.forks", "repo", "gamma");
+		assertThat(get("/fn/repos/delta/forks").status()).isEqualTo(200);
+	}
+
+	@Test
 	void aValueMadeToBreakKeysOrBodiesIsCountedAsItselfAndReportedSafely() {
 		String forged = "{slot}\"},\"status\":200,\"x\":\"";
 		assertThat(get("/api/hello", "X-Tenant-Id", forged).status()).isEqualTo(200);

@@ -55,6 +55,9 @@ public class MvcBehaviourApplication {
 			.withAttribute(RateLimited.COST_ATTRIBUTE, 5)
 			.GET("/fn/ping", (request) -> ServerResponse.ok().body("pong"))
 			.withAttribute(RateLimited.EXEMPT_ATTRIBUTE, true)
+			.GET("/fn/repos/{repo}/forks", (request) -> ServerResponse.ok().body(Map.of("forks", 0)))
+			.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "2/1h")
+			.withAttribute(RateLimited.PER_ATTRIBUTE, "repo")
 			.build();
 	}
 

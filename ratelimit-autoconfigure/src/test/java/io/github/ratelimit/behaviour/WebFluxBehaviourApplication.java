@@ -71,6 +71,9 @@ public class WebFluxBehaviourApplication {
 			.withAttribute(RateLimited.COST_ATTRIBUTE, 5)
 			.GET("/fn/ping", (request) -> ServerResponse.ok().bodyValue("pong"))
 			.withAttribute(RateLimited.EXEMPT_ATTRIBUTE, true)
+			.GET("/fn/repos/{repo}/forks", (request) -> ServerResponse.ok().bodyValue(Map.of("forks", 0)))
+			.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "2/1h")
+			.withAttribute(RateLimited.PER_ATTRIBUTE, "repo")
 			.build();
 	}
 

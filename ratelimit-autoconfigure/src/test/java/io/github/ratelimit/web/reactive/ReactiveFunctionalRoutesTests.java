@@ -14,6 +14,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import io.github.ratelimit.annotation.RateLimited;
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.policy.CountedResponses;
+import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.web.EndpointClassifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -126,6 +128,64 @@ class ReactiveFunctionalRoutesTests {
 			.build();
 		assertThatIllegalArgumentException().isThrownBy(() -> classifier(group).prepare())
 			.withMessageContaining(RateLimited.GROUP_ATTRIBUTE);
+	}
+
+	@Test
+	void aLimitOfTheRouteOwnIsOneBudgetOverItsPathsCountedAsDeclared() {
+		EndpointClassifier classifier = classifier(RouterFunctions.route()
+			.GET("/fn/repos/{repo:[a-z]+}/stars", ok)
+			.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "10/1m")
+			.withAttribute(RateLimited.COUNT_ATTRIBUTE, List.of("401", "403"))
+			.withAttribute(RateLimited.PER_ATTRIBUTE, " repo ")
+			.route(RequestPredicates.POST("/fn/a").or(RequestPredicates.POST("/fn/b")), ok)
+			.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "5/1h")
+			.build());
+		InlineLimit stars = classify(classifier, "GET", "/fn/repos/alpha/stars").inline();
+		assertThat(stars).isNotNull();
+		assertThat(stars.handler()).isEqualTo("GET.fn.repos.repo.stars");
+		assertThat(stars.limit().spec()).isEqualTo("10/1m");
+		assertThat(stars.counts()).isEqualTo(CountedResponses.parse(List.of("401", "403")));
+		assertThat(stars.per()).isEqualTo("repo");
+		InlineLimit a = classify(classifier, "POST", "/fn/a").inline();
+		assertThat(a).isNotNull();
+		assertThat(a.per()).as("the verified user, else the client address").isEmpty();
+		assertThat(classify(classifier, "POST", "/fn/b").inline()).as("one budget for both paths").isEqualTo(a);
+		assertThat(classify(classifier, "GET", "/fn/a").inline()).isNull();
+	}
+
+	@Test
+	void aMalformedOwnLimitOrItsShapeWithoutOneStopsTheStartNamingTheRoute() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> classifier(RouterFunctions.route()
+				.GET("/fn/x", ok)
+				.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "ten a minute")
+				.build()).prepare())
+			.withMessageContaining(RateLimited.LIMIT_ATTRIBUTE)
+			.withMessageContaining("/fn/x")
+			.withMessageContaining("'ten a minute'")
+			.withMessageContaining("50/1m");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> classifier(
+					RouterFunctions.route().GET("/fn/x", ok).withAttribute(RateLimited.PER_ATTRIBUTE, "repo").build())
+				.prepare())
+			.withMessageContaining(RateLimited.PER_ATTRIBUTE)
+			.withMessageContaining(RateLimited.LIMIT_ATTRIBUTE);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> classifier(RouterFunctions.route()
+				.GET("/fn/x", ok)
+				.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "10/1m")
+				.withAttribute(RateLimited.COUNT_ATTRIBUTE, "sometimes")
+				.build()).prepare())
+			.withMessageContaining(RateLimited.COUNT_ATTRIBUTE)
+			.withMessageContaining("'sometimes'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> classifier(RouterFunctions.route()
+				.GET("/fn/x", ok)
+				.withAttribute(RateLimited.LIMIT_ATTRIBUTE, "3/1m")
+				.withAttribute(RateLimited.COST_ATTRIBUTE, 5)
+				.build()).prepare())
+			.withMessageContaining(RateLimited.COST_ATTRIBUTE)
+			.withMessageContaining("at most 3");
 	}
 
 	private static EndpointClassifier classifier(RouterFunction<?> routes) {
