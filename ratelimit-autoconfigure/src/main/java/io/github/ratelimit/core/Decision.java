@@ -131,9 +131,11 @@ public sealed interface Decision permits Decision.Admitted, Decision.Refusal {
 	 * @param decidedAt when it was decided
 	 * @param limits the limits checked; the binding state is the violated bandwidth with
 	 * the longest wait
+	 * @param remembered whether it was answered from a refusal the store gave earlier,
+	 * without asking the store ({@link LocalRefusals})
 	 */
-	record Rejected(Identity identity, Classification classification, Instant decidedAt,
-			LimitReport limits) implements Refusal {
+	record Rejected(Identity identity, Classification classification, Instant decidedAt, LimitReport limits,
+			boolean remembered) implements Refusal {
 
 		/**
 		 * Checks that the refusal names its reason.
@@ -143,6 +145,11 @@ public sealed interface Decision permits Decision.Admitted, Decision.Refusal {
 			if (limits.binding() == null) {
 				throw new IllegalArgumentException("A rejection names the limit that refused it");
 			}
+		}
+
+		/** A refusal the store gave now. */
+		public Rejected(Identity identity, Classification classification, Instant decidedAt, LimitReport limits) {
+			this(identity, classification, decidedAt, limits, false);
 		}
 
 		@Override

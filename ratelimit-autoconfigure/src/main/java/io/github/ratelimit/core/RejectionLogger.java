@@ -76,11 +76,13 @@ public final class RejectionLogger implements DecisionListener {
 		Identity identity = decision.identity();
 		if (decision instanceof Decision.Rejected rejected) {
 			PolicyState binding = rejected.binding();
+			// answered=memory: a refusal the store gave earlier, answered without asking
+			// it
 			logger.info(
-					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} suppressed={}",
+					"rate limit outcome={} policy={} scope={} id={} tier={} group={} limit={} retry_after={} answered={} suppressed={}",
 					decision.outcome(), binding.name(), binding.policy().dimensionName(), LogSafe.escape(binding.id()),
 					LogSafe.escape(identity.tier()), decision.classification().group(), binding.limit(),
-					rejected.retryAfterSeconds(), left);
+					rejected.retryAfterSeconds(), rejected.remembered() ? "memory" : "store", left);
 		}
 		else {
 			// denied, banned, blocked, unavailable or shed: the caller as bans and rules

@@ -120,7 +120,7 @@ final class StoreAnswerEvaluator {
 			}
 		}
 		LimitReport limits = new LimitReport(Collections.unmodifiableList(states), binding, List.of());
-		return new Decision.Rejected(plan.identity(), plan.classification(), this.clock.instant(), limits);
+		return new Decision.Rejected(plan.identity(), plan.classification(), this.clock.instant(), limits, true);
 	}
 
 	// the caller's id in a policy: a key's is the value the planner read

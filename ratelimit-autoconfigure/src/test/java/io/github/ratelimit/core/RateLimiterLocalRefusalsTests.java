@@ -96,6 +96,8 @@ class RateLimiterLocalRefusalsTests {
 		assertThat(local.limits().binding().remaining()).isZero();
 		assertThat(local.limits().binding().name()).isEqualTo(first.limits().binding().name());
 		assertThat(local.limits().binding().violated()).isTrue();
+		assertThat(first.remembered()).as("the store's own refusal").isFalse();
+		assertThat(local.remembered()).as("answered from memory").isTrue();
 		for (int i = 0; i < 100; i++) {
 			request("default");
 		}

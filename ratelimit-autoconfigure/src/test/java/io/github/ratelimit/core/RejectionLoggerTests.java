@@ -101,7 +101,20 @@ class RejectionLoggerTests {
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.asString()
 			.contains("outcome=REJECTED", "policy=anonymous-ip-default", "scope=ip", "id=198.51.100.4",
-					"retry_after=3600");
+					"retry_after=3600", "answered=store");
+	}
+
+	@Test
+	void aRefusalAnsweredFromMemorySaysSo() {
+		request();
+		Decision.Rejected rejected = Decisions
+			.rejected(this.limiter.decide(TestRequest.from("198.51.100.4"), Classification.of("default", 1)));
+		this.rejectionLogger.onDecision(new Decision.Rejected(rejected.identity(), rejected.classification(),
+				rejected.decidedAt(), rejected.limits(), true), 0);
+		assertThat(this.appender.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.contains("outcome=REJECTED", "answered=memory");
 	}
 
 	@Test
