@@ -16,6 +16,7 @@ import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.BucketReader;
+import io.github.ratelimit.core.RequestKeys;
 import io.github.ratelimit.core.status.CallerStatus;
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
@@ -44,10 +45,10 @@ public final class RateLimitStatusAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	CallerStatus rateLimitCallerStatus(RateLimitProperties properties, Identifier callerIdentifier,
-			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys) {
+			RuntimeControl runtimeControl, RateLimitStore store, StoreKeys storeKeys, RequestKeys requestKeys) {
 		StatusMapper.checkStoreReads(store);
 		return new CallerStatus(callerIdentifier, runtimeControl, store, new BucketReader(store, storeKeys),
-				StatusMapper.groupCosts(properties), Clock.systemUTC());
+				StatusMapper.groupCosts(properties), Clock.systemUTC(), requestKeys);
 	}
 
 	/** Just before the rate limiter's filter, which the status request never reaches. */

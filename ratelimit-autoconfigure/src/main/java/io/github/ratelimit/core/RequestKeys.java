@@ -14,6 +14,7 @@ import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identity;
 import io.github.ratelimit.identity.RequestKeyResolver;
 import io.github.ratelimit.policy.Classification;
+import io.github.ratelimit.storage.StoreKeys;
 
 /**
  * The keys of the application's choosing ({@code ratelimit.keys}), each with the resolver
@@ -26,6 +27,12 @@ public final class RequestKeys {
 	public static final RequestKeys NONE = new RequestKeys(Map.of());
 
 	private static final Logger logger = LoggerFactory.getLogger(RequestKeys.class);
+
+	/**
+	 * The longest key value kept as read; a longer one stands as its hash (it is caller
+	 * input, and it is named in store keys, bodies and logs).
+	 */
+	private static final int MAX_VALUE_LENGTH = 256;
 
 	private final Map<String, RequestKeyResolver> resolvers;
 
@@ -42,6 +49,28 @@ public final class RequestKeys {
 	/** The names of the keys. */
 	public Set<String> names() {
 		return this.resolvers.keySet();
+	}
+
+	/**
+	 * The id by which the limiter counts a key's limits for the caller of a request, read
+	 * outside any endpoint group (a caller's status): as for any request, but with no
+	 * path variable to read.
+	 * @param name the key's name
+	 * @param request the request
+	 * @param identity its caller
+	 * @return the id, or {@code null} when the key has no value for the request
+	 */
+	public @Nullable String idOutsideGroups(String name, ClientRequest request, Identity identity) {
+		String value = of(request, Classification.of(Classification.DEFAULT_GROUP, 1), identity).get(name);
+		return (value != null) ? id(value) : null;
+	}
+
+	/**
+	 * The id of a key's value in store keys and reports: the value, or its hash when it
+	 * is longer than {@value #MAX_VALUE_LENGTH} characters.
+	 */
+	static String id(String value) {
+		return (value.length() > MAX_VALUE_LENGTH) ? StoreKeys.hashed(value) : value;
 	}
 
 	/**

@@ -248,21 +248,11 @@ final class RequestPlanner {
 		return null;
 	}
 
-	private static String hashed(String value) {
-		return StoreKeys.hashed(value);
-	}
-
 	/**
 	 * The ids of a request's caller in each policy: the identity's, or for a policy of a
 	 * key the key's value, read from the request when a policy first needs it.
 	 */
 	private final class KeyValues {
-
-		/**
-		 * The longest key value kept as read; a longer one stands as its hash (it is
-		 * caller input, and it is named in bodies and logs).
-		 */
-		private static final int MAX_VALUE_LENGTH = 256;
 
 		private final ClientRequest request;
 
@@ -294,7 +284,7 @@ final class RequestPlanner {
 			if (value == null) {
 				return null;
 			}
-			String id = (value.length() > MAX_VALUE_LENGTH) ? hashed(value) : value;
+			String id = RequestKeys.id(value);
 			if (this.read == null) {
 				this.read = new HashMap<>(4);
 			}

@@ -53,7 +53,7 @@ public final class CallerStatusBody {
 	public static byte[] write(CallerStanding standing) {
 		StringBuilder json = new StringBuilder(256 + 256 * standing.groups().size());
 		json.append("{\"identity\":");
-		identity(json, standing.identity());
+		identity(json, standing.identity(), standing.keys());
 		json.append(",\"read_at\":");
 		instant(json, standing.readAt());
 		json.append(",\"groups\":{");
@@ -69,7 +69,7 @@ public final class CallerStatusBody {
 		return json.append("}}").toString().getBytes(StandardCharsets.US_ASCII);
 	}
 
-	private static void identity(StringBuilder json, Identity identity) {
+	private static void identity(StringBuilder json, Identity identity, Map<String, String> keys) {
 		json.append("{\"authenticated\":").append(identity.authenticated());
 		json.append(",\"tier\":");
 		JsonWriter.appendString(json, identity.tier());
@@ -79,6 +79,20 @@ public final class CallerStatusBody {
 		nullableString(json, identity.org());
 		json.append(",\"ip\":");
 		JsonWriter.appendString(json, identity.ip());
+		if (!keys.isEmpty()) {
+			// the values of the request that key limits count it by
+			json.append(",\"keys\":{");
+			boolean first = true;
+			for (Map.Entry<String, String> key : keys.entrySet()) {
+				if (!first) {
+					json.append(',');
+				}
+				first = false;
+				JsonWriter.appendString(json, key.getKey()).append(':');
+				JsonWriter.appendString(json, key.getValue());
+			}
+			json.append('}');
+		}
 		json.append('}');
 	}
 
@@ -100,7 +114,7 @@ public final class CallerStatusBody {
 		json.append("{\"name\":");
 		JsonWriter.appendString(json, budget.name());
 		json.append(",\"scope\":");
-		JsonWriter.appendString(json, budget.scope().key());
+		JsonWriter.appendString(json, budget.scopeName());
 		json.append(",\"kind\":");
 		JsonWriter.appendString(json, kind.name().toLowerCase(Locale.ROOT));
 		json.append(",\"limit\":");

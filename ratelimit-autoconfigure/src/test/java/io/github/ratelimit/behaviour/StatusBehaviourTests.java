@@ -58,6 +58,9 @@ abstract class StatusBehaviourTests {
 		properties.put("ratelimit.access.deny[1]", "198.51.232.0/24");
 		properties.put("ratelimit.groups.export.concurrency", "2");
 		properties.put("ratelimit.tiers.premium.quota.org", "1000/month");
+		// per tenant header, for anonymous callers that send one
+		properties.put("ratelimit.keys.tenant.header", "X-Tenant-Id");
+		properties.put("ratelimit.tiers.anonymous.keys.tenant.default", "4/1h");
 		this.app = BehaviourApp.start(this.stack, properties).awaitStoreConnected();
 	}
 
@@ -123,6 +126,22 @@ abstract class StatusBehaviourTests {
 		assertThat(rate.get("reset_at").asString()).endsWith("Z");
 		assertThat(policy(body, "default", "backstop-ip-default").get("remaining").asLong()).isEqualTo(997);
 		assertThat(names(body, "default")).containsExactly("anonymous-ip-default", "backstop-ip-default");
+	}
+
+	@Test
+	void tellsACallerItsBudgetsPerKeyReadFromTheStatusRequest() {
+		String tenant = "tenant-" + nextAddress();
+		for (int i = 0; i < 3; i++) {
+			assertThat(get(nextAddress(), "/api/hello", "X-Tenant-Id", tenant).status()).isEqualTo(200);
+		}
+		JsonNode body = get(nextAddress(), "/ratelimit", "X-Tenant-Id", tenant).json();
+		assertThat(body.get("identity").get("keys").get("tenant").asString()).isEqualTo(tenant);
+		JsonNode perTenant = policy(body, "default", "anonymous-tenant-default");
+		assertThat(perTenant.get("scope").asString()).isEqualTo("tenant");
+		assertThat(perTenant.get("remaining").asLong()).as("three requests of the tenant, from other addresses")
+			.isEqualTo(1);
+		assertThat(names(get(nextAddress(), "/ratelimit").json(), "default")).as("no tenant, no tenant budget")
+			.containsExactly("anonymous-ip-default", "backstop-ip-default");
 	}
 
 	@Test

@@ -28,9 +28,25 @@ import io.github.ratelimit.policy.TokenBucket;
  * window, no request queued in a leaky bucket; 0 for a concurrency cap
  * @param period the current period of a calendar quota or window of a fixed window,
  * {@code null} for other kinds
+ * @param key the name of the key whose value it is counted per
+ * ({@code ratelimit.keys.<key>}), {@code null} for the other scopes
  */
 public record Budget(String name, Dimension scope, Bandwidth bandwidth, long remaining, long resetMillis,
-		CalendarQuota.@Nullable Window period) {
+		CalendarQuota.@Nullable Window period, @Nullable String key) {
+
+	/** A budget of a user, org, token, client address or the service. */
+	public Budget(String name, Dimension scope, Bandwidth bandwidth, long remaining, long resetMillis,
+			CalendarQuota.@Nullable Window period) {
+		this(name, scope, bandwidth, remaining, resetMillis, period, null);
+	}
+
+	/**
+	 * Whose budget it is, as responses name scopes: {@code user}, {@code org},
+	 * {@code token}, {@code ip}, {@code service}, or the key's name.
+	 */
+	public String scopeName() {
+		return (this.key != null) ? this.key : this.scope.key();
+	}
 
 	/** What kind of limit it is, as the status names it. */
 	public Kind kind() {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToLongFunction;
 
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,7 @@ import io.github.ratelimit.control.Ban;
 import io.github.ratelimit.control.RuntimeControl;
 import io.github.ratelimit.core.BucketReader;
 import io.github.ratelimit.core.Decision;
+import io.github.ratelimit.core.RequestKeys;
 import io.github.ratelimit.identity.ClientRequest;
 import io.github.ratelimit.identity.Identifier;
 import io.github.ratelimit.identity.Identity;
@@ -65,8 +67,10 @@ public final class CallerStatus {
 
 	private final Clock clock;
 
+	private final RequestKeys keys;
+
 	/**
-	 * Creates the status.
+	 * Creates the status, without limits counted per keys of the application's.
 	 * @param identifier identifies callers, as the limiter's does
 	 * @param control the policy table, overrides, access rules and bans in force
 	 * @param store the store the reader reads (asked whether its circuit is open)
@@ -76,12 +80,29 @@ public final class CallerStatus {
 	 */
 	public CallerStatus(Identifier identifier, RuntimeControl control, RateLimitStore store, BucketReader reader,
 			ToLongFunction<String> groupCost, Clock clock) {
+		this(identifier, control, store, reader, groupCost, clock, RequestKeys.NONE);
+	}
+
+	/**
+	 * Creates the status.
+	 * @param identifier identifies callers, as the limiter's does
+	 * @param control the policy table, overrides, access rules and bans in force
+	 * @param store the store the reader reads (asked whether its circuit is open)
+	 * @param reader reads buckets from the store without taking a token
+	 * @param groupCost the cost of a request of each group
+	 * @param clock the clock of quota periods and reset times
+	 * @param keys reads the keys of limits counted per a value of the request (a header,
+	 * an expression, a bean; a path variable has no value outside the path it is in)
+	 */
+	public CallerStatus(Identifier identifier, RuntimeControl control, RateLimitStore store, BucketReader reader,
+			ToLongFunction<String> groupCost, Clock clock, RequestKeys keys) {
 		this.identifier = identifier;
 		this.control = control;
 		this.store = store;
 		this.reader = reader;
 		this.groupCost = groupCost;
 		this.clock = clock;
+		this.keys = keys;
 	}
 
 	/**
@@ -112,20 +133,26 @@ public final class CallerStatus {
 						ban.secondsLeft(now.toEpochMilli())));
 			}
 		}
-		return standing(identity, now, bypasses);
+		return standing(request, identity, now, bypasses);
 	}
 
-	private StatusAnswer standing(Identity identity, Instant now, boolean bypasses) {
+	private StatusAnswer standing(ClientRequest request, Identity identity, Instant now, boolean bypasses) {
 		PolicyTable table = this.control.table();
 		Map<String, List<Policy>> applicable = new LinkedHashMap<>();
 		Map<String, Boolean> blocked = new LinkedHashMap<>();
 		Map<Policy, String> ids = new LinkedHashMap<>();
+		// each key read once from the request, as the limiter reads it once per request
+		Map<String, Optional<String>> keyIds = new LinkedHashMap<>();
 		for (String group : table.groups()) {
 			long cost = this.groupCost.applyAsLong(group);
 			List<Policy> policies = new ArrayList<>();
 			boolean groupBlocked = false;
 			for (Policy policy : bypasses ? List.<Policy>of() : policiesOf(identity, group, table)) {
-				String id = identity.idFor(policy.dimension());
+				String keyName = policy.keyName();
+				String id = (keyName != null) ? keyIds
+					.computeIfAbsent(keyName,
+							(name) -> Optional.ofNullable(this.keys.idOutsideGroups(name, request, identity)))
+					.orElse(null) : identity.idFor(policy.dimension());
 				if (id == null || policy.mode() == Mode.OBSERVE) {
 					continue;
 				}
@@ -168,7 +195,9 @@ public final class CallerStatus {
 			}
 			groups.put(group, new GroupStanding(this.groupCost.applyAsLong(group), blocked.get(group), budgets));
 		});
-		return new StatusAnswer.Known(new CallerStanding(identity, now, groups));
+		Map<String, String> keys = new LinkedHashMap<>();
+		keyIds.forEach((name, id) -> id.ifPresent((value) -> keys.put(name, value)));
+		return new StatusAnswer.Known(new CallerStanding(identity, now, groups, keys));
 	}
 
 	/**
@@ -197,7 +226,7 @@ public final class CallerStatus {
 			long resetMillis = (bandwidth instanceof ConcurrencyLimit) ? 0 : Math.max(0, result.millisUntilFull());
 			CalendarQuota.Window period = (bandwidth instanceof WindowQuota quota) ? quota.window(nowMillis) : null;
 			budgets.add(new Budget(policy.bandwidthName(b), policy.dimension(), bandwidth,
-					Math.max(0, result.remaining()), resetMillis, period));
+					Math.max(0, result.remaining()), resetMillis, period, policy.keyName()));
 		}
 	}
 
