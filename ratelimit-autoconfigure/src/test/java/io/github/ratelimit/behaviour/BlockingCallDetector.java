@@ -5,15 +5,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingMethod;
-import reactor.blockhound.BlockingOperationError;
 import reactor.blockhound.integration.BlockHoundIntegration;
 
 /**
  * BlockHound for the reactive tests: once installed (for the rest of the JVM; it cannot
  * be removed), a blocking call on a non-blocking thread (Netty event loops, including
- * Lettuce's, and Reactor's parallel scheduler) throws {@link BlockingOperationError} and
- * is recorded here, so a test can assert that none happened, and the negative test that
- * one did.
+ * Lettuce's, and Reactor's parallel scheduler) is recorded here, and every test fails
+ * that caught one ({@link BlockingCallsChecked}, registered for all tests), but for a
+ * negative test that {@link #acknowledge() acknowledges} the calls it made on purpose.
+ * <p>
+ * It is recorded, not thrown: an error thrown from inside a library's lock (Lettuce's,
+ * the JDK's timer queue) left the lock held and hung every later test; the call goes on
+ * and the test fails when it ends.
  * <p>
  * What is allowed to block is listed in {@link Allowances}: short locks inside Netty,
  * Lettuce and the JDK, none of them ours and none a wait on I/O. Each was caught here
@@ -25,6 +28,9 @@ import reactor.blockhound.integration.BlockHoundIntegration;
 public final class BlockingCallDetector {
 
 	private static final List<String> violations = new CopyOnWriteArrayList<>();
+
+	// the calls before this index were acknowledged as made on purpose
+	private static volatile int acknowledged;
 
 	private static boolean installed;
 
@@ -61,6 +67,27 @@ public final class BlockingCallDetector {
 		return List.copyOf(violations.subList(mark, violations.size()));
 	}
 
+	/**
+	 * The blocking calls caught since {@code mark} that no test acknowledged as made on
+	 * purpose.
+	 */
+	static List<String> unexpectedSince(int mark) {
+		return caughtSince(Math.max(mark, Math.min(acknowledged, violations.size())));
+	}
+
+	/**
+	 * For a test that blocks on purpose: the calls caught so far are expected, and fail
+	 * no test.
+	 */
+	public static void acknowledge() {
+		acknowledged = violations.size();
+	}
+
+	/** Whether BlockHound watches this JVM. */
+	static synchronized boolean installed() {
+		return installed;
+	}
+
 	private static void blocked(BlockingMethod method) {
 		StackTraceElement[] frames = new Throwable().getStackTrace();
 		if (idlePoolWorker(frames)) {
@@ -73,10 +100,7 @@ public final class BlockingCallDetector {
 			caught.append("\n\tat ").append(frames[i]);
 		}
 		violations.add(caught.toString());
-		// also for tests that do not look: a call this throws from may leave a library in
-		// a bad state
 		System.err.println("BlockHound caught " + caught);
-		throw new BlockingOperationError(method);
 	}
 
 	// A Reactor scheduler thread started before BlockHound was installed (by a test run

@@ -16,7 +16,6 @@ import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.ratelimit.web.PermitLedger;
@@ -42,8 +41,6 @@ abstract class RequestLifecycleBehaviourTests {
 
 	private @Nullable LifecycleServer server;
 
-	private int blockingMark;
-
 	RequestLifecycleBehaviourTests(Stack stack) {
 		this.stack = stack;
 	}
@@ -53,19 +50,12 @@ abstract class RequestLifecycleBehaviourTests {
 		return false;
 	}
 
-	@BeforeEach
-	void markBlockingCalls() {
-		this.blockingMark = BlockingCallDetector.mark();
-	}
-
 	@AfterEach
 	void stop() {
 		if (this.server != null) {
 			this.server.close();
 		}
 		this.clients.shutdownNow();
-		assertThat(BlockingCallDetector.caughtSince(this.blockingMark)).as("blocking calls on non-blocking threads")
-			.isEmpty();
 	}
 
 	protected LifecycleServer server() {

@@ -12,7 +12,6 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
@@ -37,8 +36,6 @@ abstract class StatusBehaviourTests {
 	private final Storage storage;
 
 	private @Nullable BehaviourApp app;
-
-	private int blockingMark;
 
 	StatusBehaviourTests(Stack stack, Storage storage) {
 		this.stack = stack;
@@ -80,17 +77,6 @@ abstract class StatusBehaviourTests {
 		if (this.app != null) {
 			this.app.close();
 		}
-	}
-
-	@BeforeEach
-	void markBlockingCalls() {
-		this.blockingMark = BlockingCallDetector.mark();
-	}
-
-	@AfterEach
-	void noBlockingCallWasCaught() {
-		assertThat(BlockingCallDetector.caughtSince(this.blockingMark)).as("blocking calls on non-blocking threads")
-			.isEmpty();
 	}
 
 	@AfterEach

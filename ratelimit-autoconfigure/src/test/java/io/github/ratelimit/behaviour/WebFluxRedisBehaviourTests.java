@@ -17,7 +17,10 @@ class WebFluxRedisBehaviourTests extends RateLimitBehaviourTests {
 	@Test
 	void blockHoundCatchesAHandlerThatBlocks() {
 		Reply reply = newClient().get("/api/blocking");
-		assertThat(reply.status()).isEqualTo(500);
+		// recorded, not thrown: the call goes on, and the test that made it fails unless
+		// it
+		// acknowledges it
+		assertThat(reply.status()).isEqualTo(200);
 		// after a Redis decision the chain continues on Reactor's parallel scheduler,
 		// where blocking is caught
 		assertThat(acknowledgeBlockingCalls()).singleElement()
