@@ -228,7 +228,7 @@ public final class RateLimiter {
 		Decision decision = this.evaluator.evaluate(plan, storeDecision);
 		LocalRefusals localRefusals = this.localRefusals;
 		if (localRefusals != null && !storeDecision.admitted() && decision instanceof Decision.Rejected
-				&& remembers(plan) && changes == controlChanges() && table == this.registry.current()
+				&& plan.answeredLocally() && changes == controlChanges() && table == this.registry.current()
 				&& (reserves == null || !reserves.holdsAny(plan.checks()))) {
 			localRefusals.remember(plan.checks(), storeDecision, askedAt);
 		}
@@ -241,7 +241,7 @@ public final class RateLimiter {
 			return null;
 		}
 		forgetOnChange();
-		if (!remembers(plan)) {
+		if (!plan.answeredLocally()) {
 			return null;
 		}
 		return refusedLocally(plan);
@@ -250,7 +250,7 @@ public final class RateLimiter {
 	// admitted from the reserves of its hot buckets, or null: the store decides
 	private @Nullable Decision admittedFromReserves(RequestPlan plan) {
 		HotKeyReserves reserves = this.reserves;
-		StoreDecision reserved = (reserves != null && remembers(plan)) ? reserves.admit(plan.checks()) : null;
+		StoreDecision reserved = (reserves != null && plan.answeredLocally()) ? reserves.admit(plan.checks()) : null;
 		return (reserved != null) ? this.refusals.recorded(this.evaluator.evaluate(plan, reserved)) : null;
 	}
 
@@ -273,15 +273,6 @@ public final class RateLimiter {
 			}
 		}
 		return null;
-	}
-
-	// a group whose requests may wait is never answered from memory, nor a login
-	// attempt (its budgets are given back on success)
-	private boolean remembers(RequestPlan plan) {
-		if (plan.account() != null || plan.waitingSlot()) {
-			return false;
-		}
-		return this.registry.current().options().group(plan.classification().group()).maxWait().isZero();
 	}
 
 	// what refusals remembered and tokens reserved were given under: the overrides and
@@ -321,7 +312,7 @@ public final class RateLimiter {
 			return CompletableFuture.completedFuture(local);
 		}
 		HotKeyReserves reserves = this.reserves;
-		if (reserves == null || !remembers(plan)) {
+		if (reserves == null || !plan.answeredLocally()) {
 			return askStore(plan, changes, table);
 		}
 		return reserves.admitAsync(plan.checks())

@@ -23,13 +23,17 @@ import io.github.ratelimit.storage.LimitCheck;
  * check
  * @param keyValues the values of the keys of the application's choosing that the checks
  * count by, by key name: the ids of checks of {@code Dimension.KEY}
+ * @param answeredLocally whether the checks may be answered without the store, from a
+ * refusal it gave earlier or a hot bucket's reserve: not when the group's requests may
+ * wait, nor for a login attempt (its budgets are given back on success)
  */
 record RequestPlan(Identity identity, Classification classification, List<LimitCheck> checks,
-		@Nullable Decision decision, boolean waitingSlot, @Nullable String account, Map<String, String> keyValues) {
+		@Nullable Decision decision, boolean waitingSlot, @Nullable String account, Map<String, String> keyValues,
+		boolean answeredLocally) {
 
 	RequestPlan(Identity identity, Classification classification, List<LimitCheck> checks, @Nullable Decision decision,
 			boolean waitingSlot, @Nullable String account) {
-		this(identity, classification, checks, decision, waitingSlot, account, Map.of());
+		this(identity, classification, checks, decision, waitingSlot, account, Map.of(), false);
 	}
 
 	/** A plan decided already, with no store. */

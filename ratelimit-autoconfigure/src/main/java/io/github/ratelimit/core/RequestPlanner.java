@@ -175,8 +175,9 @@ final class RequestPlanner {
 						? new LimitCheck(check.policy(), check.key(), check.cost(), check.enforced()) : check);
 			}
 		}
-		return new RequestPlan(identity, classification, checks, null, waitingSlot,
-				(attempt != null) ? attempt.account() : null, keyValues.read());
+		String account = (attempt != null) ? attempt.account() : null;
+		return new RequestPlan(identity, classification, checks, null, waitingSlot, account, keyValues.read(),
+				account == null && maxWait == 0);
 	}
 
 	/**
