@@ -80,12 +80,14 @@ class ArchitectureTests {
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.SubjectBuckets")
 			.and()
 			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.BucketReader")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.ratelimit.core.RequestKeys")
 			.should()
 			.dependOnClassesThat()
 			.haveFullyQualifiedName("io.github.ratelimit.storage.StoreKeys")
 			.because(
 					"the planner asks the key layout for a request's keys (the bucket reader and the endpoint's subject buckets for those they read, "
-							+ "a login attempt for the hash of its account); nothing else builds a key")
+							+ "a login attempt for the hash of its account, the request keys for the hash of a long value); nothing else builds a key")
 			.check(classes);
 	}
 
