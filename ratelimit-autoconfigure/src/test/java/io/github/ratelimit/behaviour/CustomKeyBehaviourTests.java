@@ -112,22 +112,22 @@ abstract class CustomKeyBehaviourTests {
 
 	@Test
 	void aHandlerLimitPerRepositoryCountsEachRepositoryApart() {
-		for (int i = 1; i <= 2; i++) {
-			assertThat(get("/api/repos/gamma/stars").status()).as("request %d", i).isEqualTo(200);
-		}
-		Reply refused = get("/api/repos/gamma/stars");
-		assertRefusedBy(refused, "inline-repo-Api.stars", "repo", "gamma");
-		assertThat(get("/api/repos/delta/stars").status()).isEqualTo(200);
+		assertTwoPerRepository("/api/repos/%s/stars", "inline-repo-Api.stars");
 	}
 
 	@Test
 	void aRouteLimitPerRepositoryCountsEachRepositoryApart() {
+		assertTwoPerRepository("/fn/repos/%s/forks", "inline-repo-GET.fn.repos.repo.forks");
+	}
+
+	// a limit of 2/1h per repository: gamma's third request is refused, delta's first is
+	// not
+	private void assertTwoPerRepository(String path, String policy) {
 		for (int i = 1; i <= 2; i++) {
-			assertThat(get("/fn/repos/gamma/forks").status()).as("request %d", i).isEqualTo(200);
+			assertThat(get(path.formatted("gamma")).status()).as("request %d", i).isEqualTo(200);
 		}
-		Reply refused = get("/fn/repos/gamma/forks");
-		assertRefusedBy(refused, "inline-repo-GET.fn.repos.repo.forks", "repo", "gamma");
-		assertThat(get("/fn/repos/delta/forks").status()).isEqualTo(200);
+		assertRefusedBy(get(path.formatted("gamma")), policy, "repo", "gamma");
+		assertThat(get(path.formatted("delta")).status()).isEqualTo(200);
 	}
 
 	@Test

@@ -135,9 +135,7 @@ class BreakerTests {
 
 		test.sendFailed();
 
-		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
-		assertThatExceptionOfType(RateLimitedException.class)
-			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+		assertTheNextRequestTestsAndTheRestWait();
 	}
 
 	@Test
@@ -147,9 +145,7 @@ class BreakerTests {
 
 		answer(503);
 
-		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
-		assertThatExceptionOfType(RateLimitedException.class)
-			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
+		assertTheNextRequestTestsAndTheRestWait();
 	}
 
 	@Test
@@ -212,6 +208,12 @@ class BreakerTests {
 		}
 
 		assertThat(client.start("GET", ORDERS, false).beforeSend()).isZero();
+	}
+
+	private void assertTheNextRequestTestsAndTheRestWait() {
+		assertThat(this.client.start("GET", ORDERS, false).beforeSend()).as("the next test").isZero();
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> this.client.start("GET", ORDERS, false).beforeSend());
 	}
 
 	private void refuse(int times, String retryAfter) {
