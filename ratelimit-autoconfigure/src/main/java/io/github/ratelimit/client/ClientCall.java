@@ -100,10 +100,13 @@ public final class ClientCall {
 			return Duration.ZERO;
 		}
 		if (hold.compareTo(this.settings.maxDelay()) > 0) {
+			// not sent: if it was to test a half-open breaker, the next request tests
+			state.untested();
 			throw notSent(hold, GiveUpReason.WAIT_TOO_LONG);
 		}
 		Duration left = budgetLeft();
 		if (hold.compareTo(left) > 0) {
+			state.untested();
 			throw notSent(hold, GiveUpReason.BUDGET);
 		}
 		Duration wait = min(min(hold.plus(this.client.jitter()), this.settings.maxDelay()), left);

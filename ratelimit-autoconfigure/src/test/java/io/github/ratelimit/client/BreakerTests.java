@@ -149,6 +149,29 @@ class BreakerTests {
 	}
 
 	@Test
+	void aTestHeldBackByPacingLetsTheNextRequestTest() {
+		RateLimitClient client = new RateLimitClient(ClientRetrySettings.DEFAULTS.withMaxAttempts(1), this.clock,
+				new Random(5), this.events);
+		for (int i = 0; i < 5; i++) {
+			ClientCall call = client.start("GET", ORDERS, false);
+			call.beforeSend();
+			call.afterResponse(429, HeaderLookup.none(), () -> null);
+		}
+		this.clock.advance(Duration.ofSeconds(30));
+		// the test is answered 503 with every request of the host held for 10 minutes
+		ClientCall test = client.start("GET", ORDERS, false);
+		test.beforeSend();
+		test.afterResponse(503, ServerResponses.headers("RateLimit", "\"orders\";r=0;t=600"), () -> null);
+
+		for (int i = 0; i < 2; i++) {
+			ClientCall held = client.start("GET", ORDERS, false);
+			assertThatExceptionOfType(RateLimitedException.class).isThrownBy(held::beforeSend)
+				.satisfies((exception) -> assertThat(exception.reason()).as("not sent, and no test under way")
+					.isEqualTo(GiveUpReason.WAIT_TOO_LONG));
+		}
+	}
+
+	@Test
 	void aTestNeverAnsweredHoldsTheOthersBackForTheOpenTimeAtMost() {
 		refuse(5, null);
 		this.clock.advance(Duration.ofSeconds(30));
