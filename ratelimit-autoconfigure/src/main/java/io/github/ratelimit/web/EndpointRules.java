@@ -17,10 +17,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.ratelimit.annotation.RateLimited;
-import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.InlineLimit;
 import io.github.ratelimit.policy.InvalidRateLimitConfigurationException;
-import io.github.ratelimit.policy.LimitParser;
 
 /**
  * Builds {@link EndpointRule}s from configuration and from {@code @RateLimited},
@@ -109,45 +107,16 @@ public final class EndpointRules {
 	public static EndpointRule annotated(PathPattern pattern, Set<String> methods, RateLimited annotation,
 			String handler) {
 		String group = annotation.group().isBlank() ? null : annotation.group();
-		CountedResponses counts;
-		try {
-			counts = CountedResponses.parse(List.of(annotation.count()));
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidRateLimitConfigurationException("@RateLimited(count) of " + handler,
-					String.join(", ", annotation.count()), ex.getMessage(),
-					"@RateLimited(limit = \"10/1m\", count = \"failures\")");
-		}
-		if (!counts.all() && annotation.limit().isBlank()) {
-			throw new InvalidRateLimitConfigurationException("@RateLimited(count) of " + handler, counts.spec(),
-					"count shapes the handler's own limit, and it declares none",
-					"@RateLimited(limit = \"10/1m\", count = \"" + counts.spec() + "\")");
-		}
-		String per = annotation.per().strip();
-		if (!per.isEmpty() && annotation.limit().isBlank()) {
-			throw new InvalidRateLimitConfigurationException("@RateLimited(per) of " + handler, per,
-					"per says whom the handler's own limit counts per, and it declares none",
-					"@RateLimited(limit = \"10/1m\", per = \"" + per + "\")");
-		}
-		InlineLimit inline = null;
-		if (!annotation.limit().isBlank()) {
-			try {
-				inline = new InlineLimit(handler, LimitParser.parse(annotation.limit()), counts, per);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRateLimitConfigurationException("@RateLimited(limit) of " + handler,
-						annotation.limit(), ex.getMessage(), "@RateLimited(limit = \"" + LimitParser.EXAMPLE + "\")");
-			}
-		}
 		long cost = Math.max(0, annotation.cost());
-		if (inline != null && !inline.limit().blocked() && cost > inline.limit().maxCost()) {
-			// every request would be answered 403: a mistake to report at startup, not on
-			// each request
-			throw new InvalidRateLimitConfigurationException("@RateLimited(cost) of " + handler, cost,
-					"a request would cost more than the " + inline.limit().maxCost() + " tokens that its own limit ("
-							+ inline.limit().spec() + ") can ever hold; lower the cost or raise the limit",
-					"@RateLimited(cost = " + inline.limit().maxCost() + ", limit = \"" + annotation.limit() + "\")");
-		}
+		String limit = annotation.limit();
+		InlineLimit inline = OwnLimits.of(handler, "handler", limit, List.of(annotation.count()),
+				annotation.per().strip(), cost,
+				(part, value, reason, example) -> new InvalidRateLimitConfigurationException(
+						"@RateLimited(" + part + ") of " + handler, value, reason, switch (part) {
+							case "limit" -> "@RateLimited(limit = \"" + example + "\")";
+							case "cost" -> "@RateLimited(cost = " + example + ", limit = \"" + limit + "\")";
+							default -> "@RateLimited(limit = \"10/1m\", " + part + " = \"" + example + "\")";
+						}));
 		return new EndpointRule(pattern, methods, group, cost, annotation.exempt(), inline);
 	}
 

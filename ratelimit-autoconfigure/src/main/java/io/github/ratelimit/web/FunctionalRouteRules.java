@@ -15,9 +15,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.ratelimit.annotation.RateLimited;
-import io.github.ratelimit.policy.CountedResponses;
 import io.github.ratelimit.policy.InlineLimit;
-import io.github.ratelimit.policy.Limit;
 import io.github.ratelimit.policy.LimitParser;
 import io.github.ratelimit.web.RouteConditions.Alternative;
 
@@ -140,58 +138,44 @@ public final class FunctionalRouteRules {
 
 	/**
 	 * The route's own limit, or {@code null} when it declares none; checked as
-	 * {@code @RateLimited}'s.
+	 * {@code @RateLimited}'s ({@link OwnLimits}).
 	 */
 	private static @Nullable InlineLimit inline(Map<String, Object> attributes, String id, long cost,
 			String description) {
-		Object limitValue = attributes.get(RateLimited.LIMIT_ATTRIBUTE);
-		Object countValue = attributes.get(RateLimited.COUNT_ATTRIBUTE);
-		Object perValue = attributes.get(RateLimited.PER_ATTRIBUTE);
-		if (limitValue == null) {
-			if (countValue != null) {
-				throw invalid(RateLimited.COUNT_ATTRIBUTE, countValue, description,
-						"set with a limit of the route's own (" + RateLimited.LIMIT_ATTRIBUTE + "), which it shapes");
-			}
-			if (perValue != null) {
-				throw invalid(RateLimited.PER_ATTRIBUTE, perValue, description,
-						"set with a limit of the route's own (" + RateLimited.LIMIT_ATTRIBUTE + "), which it shapes");
-			}
-			return null;
-		}
-		if (!(limitValue instanceof String spec) || spec.isBlank()) {
-			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limitValue, description,
+		Object limit = attributes.get(RateLimited.LIMIT_ATTRIBUTE);
+		if (limit != null && !(limit instanceof String)) {
+			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limit, description,
 					"a limit such as \"" + LimitParser.EXAMPLE + "\"");
 		}
-		Limit limit;
-		try {
-			limit = LimitParser.parse(spec);
+		Object per = attributes.get(RateLimited.PER_ATTRIBUTE);
+		if (per != null && (!(per instanceof String name) || name.isBlank())) {
+			throw invalid(RateLimited.PER_ATTRIBUTE, per, description,
+					"a dimension (user, org, token, ip, service) or the name of a key of ratelimit.keys");
 		}
-		catch (IllegalArgumentException ex) {
-			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limitValue, description,
-					"a limit such as \"" + LimitParser.EXAMPLE + "\" (" + ex.getMessage() + ")");
-		}
-		CountedResponses counts;
-		try {
-			counts = CountedResponses.parse(countSpecs(countValue, description));
-		}
-		catch (IllegalArgumentException ex) {
-			throw invalid(RateLimited.COUNT_ATTRIBUTE, countValue, description,
-					"\"failures\", \"auth-failures\" or statuses such as \"401\" (" + ex.getMessage() + ")");
-		}
-		String per = "";
-		if (perValue != null) {
-			if (!(perValue instanceof String name) || name.isBlank()) {
-				throw invalid(RateLimited.PER_ATTRIBUTE, perValue, description,
-						"a dimension (user, org, token, ip, service) or the name of a key of ratelimit.keys");
-			}
-			per = name.strip();
-		}
-		if (!limit.blocked() && cost > limit.maxCost()) {
-			// every request would be answered 403
-			throw invalid(RateLimited.COST_ATTRIBUTE, cost, description,
-					"at most " + limit.maxCost() + ", the tokens its own limit (" + limit.spec() + ") can ever hold");
-		}
-		return new InlineLimit(id, limit, counts, per);
+		return OwnLimits.of(id, "route", (String) limit,
+				countSpecs(attributes.get(RateLimited.COUNT_ATTRIBUTE), description),
+				(per != null) ? ((String) per).strip() : "", cost, (part, value, reason, example) -> {
+					String constant = switch (part) {
+						case "limit" -> "LIMIT_ATTRIBUTE";
+						case "count" -> "COUNT_ATTRIBUTE";
+						case "per" -> "PER_ATTRIBUTE";
+						default -> "COST_ATTRIBUTE";
+					};
+					String attribute = switch (part) {
+						case "limit" -> RateLimited.LIMIT_ATTRIBUTE;
+						case "count" -> RateLimited.COUNT_ATTRIBUTE;
+						case "per" -> RateLimited.PER_ATTRIBUTE;
+						default -> RateLimited.COST_ATTRIBUTE;
+					};
+					String quoted = (example instanceof String) ? "\"" + example + "\"" : String.valueOf(example);
+					// count and per shape a limit: the example declares one
+					boolean shapesLimit = part.equals("count") || part.equals("per");
+					String limitFirst = shapesLimit ? ".withAttribute(RateLimited.LIMIT_ATTRIBUTE, \"10/1m\") ("
+							+ RateLimited.LIMIT_ATTRIBUTE + ")" : "";
+					return new IllegalArgumentException("Route attribute '" + attribute + "' of route " + description
+							+ " cannot be '" + value + "': " + reason + ". For example: " + limitFirst
+							+ ".withAttribute(RateLimited." + constant + ", " + quoted + ")");
+				});
 	}
 
 	private static List<String> countSpecs(@Nullable Object value, String description) {

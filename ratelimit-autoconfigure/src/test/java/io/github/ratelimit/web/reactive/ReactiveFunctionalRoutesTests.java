@@ -185,7 +185,8 @@ class ReactiveFunctionalRoutesTests {
 				.withAttribute(RateLimited.COST_ATTRIBUTE, 5)
 				.build()).prepare())
 			.withMessageContaining(RateLimited.COST_ATTRIBUTE)
-			.withMessageContaining("at most 3");
+			.withMessageContaining("more than the 3 tokens")
+			.withMessageContaining("COST_ATTRIBUTE, 3)");
 	}
 
 	private static EndpointClassifier classifier(RouterFunction<?> routes) {
