@@ -69,6 +69,7 @@ import io.github.ratelimit.web.reactive.ReactiveRateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RateLimitFilter;
 import io.github.ratelimit.web.servlet.RateLimitGateFilter;
 import io.github.ratelimit.web.servlet.RefusedBodyValve;
+import io.github.ratelimit.web.servlet.ResponseHeadersValve;
 import io.github.ratelimit.web.servlet.ServletAnnotatedRoutes;
 import io.github.ratelimit.web.servlet.ServletCors;
 import io.github.ratelimit.web.servlet.ServletFunctionalRoutes;
@@ -397,7 +398,8 @@ public final class RateLimitAutoConfiguration {
 
 	/**
 	 * On Boot's embedded Tomcat, a refused request's unread body is not read before its
-	 * connection closes ({@link RefusedBodyValve}).
+	 * connection closes ({@link RefusedBodyValve}), and the filter sets its headers as
+	 * bytes ({@link ResponseHeadersValve}).
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -407,6 +409,11 @@ public final class RateLimitAutoConfiguration {
 		@Bean
 		TomcatContextCustomizer rateLimitRefusedBodyValve() {
 			return (context) -> context.getPipeline().addValve(new RefusedBodyValve());
+		}
+
+		@Bean
+		TomcatContextCustomizer rateLimitResponseHeadersValve() {
+			return (context) -> context.getPipeline().addValve(new ResponseHeadersValve());
 		}
 
 	}

@@ -9,12 +9,13 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
 
 import io.github.ratelimit.web.servlet.RefusedBodyValve;
+import io.github.ratelimit.web.servlet.ResponseHeadersValve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * On Boot's embedded Tomcat the refusals' valve is added to the application's context;
- * without Tomcat, or on WebFlux, nothing is.
+ * On Boot's embedded Tomcat the refusals' valve and the response headers' valve are added
+ * to the application's context; without Tomcat, or on WebFlux, nothing is.
  */
 class RateLimitTomcatAutoConfigurationTests {
 
@@ -27,6 +28,19 @@ class RateLimitTomcatAutoConfigurationTests {
 				StandardContext tomcatContext = new StandardContext();
 				customizer.customize(tomcatContext);
 				assertThat(tomcatContext.getPipeline().getValves()).hasAtLeastOneElementOfType(RefusedBodyValve.class);
+			});
+	}
+
+	@Test
+	void onTomcatTheResponseHeadersValveIsAddedToTheContext() {
+		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+			.run((context) -> {
+				TomcatContextCustomizer customizer = context.getBean("rateLimitResponseHeadersValve",
+						TomcatContextCustomizer.class);
+				StandardContext tomcatContext = new StandardContext();
+				customizer.customize(tomcatContext);
+				assertThat(tomcatContext.getPipeline().getValves())
+					.hasAtLeastOneElementOfType(ResponseHeadersValve.class);
 			});
 	}
 

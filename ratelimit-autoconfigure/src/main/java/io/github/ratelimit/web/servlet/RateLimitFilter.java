@@ -3,6 +3,7 @@ package io.github.ratelimit.web.servlet;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -134,15 +135,16 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse servletResponse, FilterChain chain)
 			throws ServletException, IOException {
 		HttpServletResponse response = this.cors.exposeOn(request, servletResponse);
+		BiConsumer<String, String> header = ResponseHeaders.setter(request, response);
 		String requestId = RequestIds.sanitizeOrGenerate(request.getHeader(RequestIds.HEADER));
-		response.setHeader(RequestIds.HEADER, requestId);
+		header.accept(RequestIds.HEADER, requestId);
 		MDC.put(MDC_REQUEST_ID, requestId);
 		RequestLifecycle lifecycle = new RequestLifecycle(this.limiter.inFlight());
 		boolean endsAsync = false;
 		boolean ran = false;
 		boolean returned = false;
 		try {
-			Decision decision = decide(request, response, lifecycle);
+			Decision decision = decide(request, header, lifecycle);
 			if (decision instanceof Decision.Refusal refusal) {
 				request.setAttribute(RateLimitGateFilter.REFUSED_AFTER_ATTRIBUTE, Boolean.TRUE);
 				reject(request, response, refusal, requestId);
@@ -215,7 +217,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	 * Decides and writes the headers; {@code null} when the limiter itself failed (the
 	 * request goes on, holding nothing).
 	 */
-	private @Nullable Decision decide(HttpServletRequest request, HttpServletResponse response,
+	private @Nullable Decision decide(HttpServletRequest request, BiConsumer<String, String> header,
 			RequestLifecycle lifecycle) {
 		long start = System.nanoTime();
 		try {
@@ -231,7 +233,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			Decision decision = this.limiter.decide(new ServletClientRequest(request, path.value()), classification,
 					(gate != null) ? RateLimiter.decidedLimits(gate) : Set.of());
 			lifecycle.decided(decision);
-			this.headers.write(decision, GateDecisions.shown(gate, decision), response::setHeader);
+			this.headers.write(decision, GateDecisions.shown(gate, decision), header);
 			this.listener.onDecision(decision, System.nanoTime() - start);
 			return decision;
 		}
