@@ -52,37 +52,34 @@ public final class RequestKeys {
 	}
 
 	/**
-	 * The id by which the limiter counts a key's limits for the caller of a request, read
-	 * outside any endpoint group (a caller's status): as for any request, but with no
-	 * path variable to read.
-	 * @param name the key's name
+	 * The ids by which the limiter counts the keys' limits for the caller of a request,
+	 * read outside any endpoint group (a caller's status): as for any request, but with
+	 * no path variable to read.
 	 * @param request the request
 	 * @param identity its caller
-	 * @return the id, or {@code null} when the key has no value for the request
+	 * @return the ids, each read when first asked for
 	 */
-	public @Nullable String idOutsideGroups(String name, ClientRequest request, Identity identity) {
-		String value = of(request, Classification.of(Classification.DEFAULT_GROUP, 1), identity).get(name);
-		return (value != null) ? id(value) : null;
+	public Values outsideGroups(ClientRequest request, Identity identity) {
+		return of(request, Classification.of(Classification.DEFAULT_GROUP, 1), identity);
+	}
+
+	/**
+	 * The ids of the keys for one request, each read once, when a limit first needs it.
+	 */
+	Values of(ClientRequest request, Classification classification, Identity identity) {
+		return new Values(new KeyedRequest(request, classification), identity);
 	}
 
 	/**
 	 * The id of a key's value in store keys and reports: the value, or its hash when it
 	 * is longer than {@value #MAX_VALUE_LENGTH} characters.
 	 */
-	static String id(String value) {
+	private static String id(String value) {
 		return (value.length() > MAX_VALUE_LENGTH) ? StoreKeys.hashed(value) : value;
 	}
 
-	/**
-	 * The values of the keys for one request, each read once, when a limit first needs
-	 * it.
-	 */
-	Values of(ClientRequest request, Classification classification, Identity identity) {
-		return new Values(new KeyedRequest(request, classification), identity);
-	}
-
-	/** The key values of one request. */
-	final class Values {
+	/** The ids of the keys for one request, each read from it once. */
+	public final class Values {
 
 		private final ClientRequest request;
 
@@ -91,7 +88,7 @@ public final class RequestKeys {
 		// most requests need one key, or none
 		private @Nullable String lastName;
 
-		private @Nullable String lastValue;
+		private @Nullable String lastId;
 
 		private @Nullable Map<String, String> more;
 
@@ -100,24 +97,51 @@ public final class RequestKeys {
 			this.identity = identity;
 		}
 
-		/** The value of a key; {@code null} when the key's limits do not apply. */
-		@Nullable String get(String name) {
+		/**
+		 * The id of a key for the request's caller.
+		 * @param name the key's name
+		 * @return the id, or {@code null} when the key's limits do not apply
+		 */
+		public @Nullable String id(String name) {
 			if (name.equals(this.lastName)) {
-				return this.lastValue;
+				return this.lastId;
 			}
 			if (this.more != null && this.more.containsKey(name)) {
 				return this.more.get(name);
 			}
 			String value = resolve(name);
+			String id = (value != null) ? RequestKeys.id(value) : null;
 			if (this.lastName != null) {
 				if (this.more == null) {
 					this.more = new LinkedHashMap<>(4);
 				}
-				this.more.put(this.lastName, this.lastValue);
+				this.more.put(this.lastName, this.lastId);
 			}
 			this.lastName = name;
-			this.lastValue = value;
-			return value;
+			this.lastId = id;
+			return id;
+		}
+
+		/**
+		 * The ids read so far, of the keys that had one, in the order they were read.
+		 * @return the ids by key name
+		 */
+		public Map<String, String> ids() {
+			if (this.lastName == null) {
+				return Map.of();
+			}
+			Map<String, String> ids = new LinkedHashMap<>();
+			if (this.more != null) {
+				this.more.forEach((name, id) -> {
+					if (id != null) {
+						ids.put(name, id);
+					}
+				});
+			}
+			if (this.lastId != null) {
+				ids.put(this.lastName, this.lastId);
+			}
+			return ids;
 		}
 
 		private @Nullable String resolve(String name) {

@@ -2,7 +2,6 @@ package io.github.ratelimit.core;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -251,7 +250,7 @@ final class RequestPlanner {
 
 	/**
 	 * The ids of a request's caller in each policy: the identity's, or for a policy of a
-	 * key the key's value, read from the request when a policy first needs it.
+	 * key the key's, read from the request when a policy first needs it.
 	 */
 	private final class KeyValues {
 
@@ -262,8 +261,6 @@ final class RequestPlanner {
 		private final Identity identity;
 
 		private RequestKeys.@Nullable Values values;
-
-		private @Nullable Map<String, String> read;
 
 		KeyValues(ClientRequest request, Classification classification, Identity identity) {
 			this.request = request;
@@ -281,21 +278,12 @@ final class RequestPlanner {
 				values = RequestPlanner.this.requestKeys.of(this.request, this.classification, this.identity);
 				this.values = values;
 			}
-			String value = values.get(keyName);
-			if (value == null) {
-				return null;
-			}
-			String id = RequestKeys.id(value);
-			if (this.read == null) {
-				this.read = new HashMap<>(4);
-			}
-			this.read.put(keyName, id);
-			return id;
+			return values.id(keyName);
 		}
 
-		/** The values read, by key name: the ids the decision reports. */
+		/** The ids read, by key name: the ids the decision reports. */
 		Map<String, String> read() {
-			return (this.read != null) ? this.read : Map.of();
+			return (this.values != null) ? this.values.ids() : Map.of();
 		}
 
 	}

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.ToLongFunction;
 
 import org.jspecify.annotations.Nullable;
@@ -142,17 +141,14 @@ public final class CallerStatus {
 		Map<String, Boolean> blocked = new LinkedHashMap<>();
 		Map<Policy, String> ids = new LinkedHashMap<>();
 		// each key read once from the request, as the limiter reads it once per request
-		Map<String, Optional<String>> keyIds = new LinkedHashMap<>();
+		RequestKeys.Values keyIds = this.keys.outsideGroups(request, identity);
 		for (String group : table.groups()) {
 			long cost = this.groupCost.applyAsLong(group);
 			List<Policy> policies = new ArrayList<>();
 			boolean groupBlocked = false;
 			for (Policy policy : bypasses ? List.<Policy>of() : policiesOf(identity, group, table)) {
 				String keyName = policy.keyName();
-				String id = (keyName != null) ? keyIds
-					.computeIfAbsent(keyName,
-							(name) -> Optional.ofNullable(this.keys.idOutsideGroups(name, request, identity)))
-					.orElse(null) : identity.idFor(policy.dimension());
+				String id = (keyName != null) ? keyIds.id(keyName) : identity.idFor(policy.dimension());
 				if (id == null || policy.mode() == Mode.OBSERVE) {
 					continue;
 				}
@@ -195,9 +191,7 @@ public final class CallerStatus {
 			}
 			groups.put(group, new GroupStanding(this.groupCost.applyAsLong(group), blocked.get(group), budgets));
 		});
-		Map<String, String> keys = new LinkedHashMap<>();
-		keyIds.forEach((name, id) -> id.ifPresent((value) -> keys.put(name, value)));
-		return new StatusAnswer.Known(new CallerStanding(identity, now, groups, keys));
+		return new StatusAnswer.Known(new CallerStanding(identity, now, groups, keyIds.ids()));
 	}
 
 	/**
