@@ -1,5 +1,6 @@
 package io.github.ratelimit.autoconfigure;
 
+import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -7,6 +8,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
+import org.springframework.context.ApplicationContext;
 
 import io.github.ratelimit.web.servlet.RefusedBodyValve;
 import io.github.ratelimit.web.servlet.ResponseHeadersValve;
@@ -22,26 +24,15 @@ class RateLimitTomcatAutoConfigurationTests {
 	@Test
 	void onTomcatTheRefusedBodyValveIsAddedToTheContext() {
 		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
-			.run((context) -> {
-				TomcatContextCustomizer customizer = context.getBean("rateLimitRefusedBodyValve",
-						TomcatContextCustomizer.class);
-				StandardContext tomcatContext = new StandardContext();
-				customizer.customize(tomcatContext);
-				assertThat(tomcatContext.getPipeline().getValves()).hasAtLeastOneElementOfType(RefusedBodyValve.class);
-			});
+			.run((context) -> assertThat(valvesAddedBy(context, "rateLimitRefusedBodyValve"))
+				.hasAtLeastOneElementOfType(RefusedBodyValve.class));
 	}
 
 	@Test
 	void onTomcatTheResponseHeadersValveIsAddedToTheContext() {
 		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
-			.run((context) -> {
-				TomcatContextCustomizer customizer = context.getBean("rateLimitResponseHeadersValve",
-						TomcatContextCustomizer.class);
-				StandardContext tomcatContext = new StandardContext();
-				customizer.customize(tomcatContext);
-				assertThat(tomcatContext.getPipeline().getValves())
-					.hasAtLeastOneElementOfType(ResponseHeadersValve.class);
-			});
+			.run((context) -> assertThat(valvesAddedBy(context, "rateLimitResponseHeadersValve"))
+				.hasAtLeastOneElementOfType(ResponseHeadersValve.class));
 	}
 
 	@Test
@@ -56,6 +47,15 @@ class RateLimitTomcatAutoConfigurationTests {
 		new ReactiveWebApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(TomcatContextCustomizer.class));
+	}
+
+	/**
+	 * The valves a customizer bean of the context adds to a Tomcat context of its own.
+	 */
+	private static Valve[] valvesAddedBy(ApplicationContext context, String customizerName) {
+		StandardContext tomcatContext = new StandardContext();
+		context.getBean(customizerName, TomcatContextCustomizer.class).customize(tomcatContext);
+		return tomcatContext.getPipeline().getValves();
 	}
 
 }
