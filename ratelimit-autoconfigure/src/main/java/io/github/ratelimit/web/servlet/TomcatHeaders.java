@@ -47,7 +47,11 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 		headers.addValue(nameBytes, 0, nameBytes.length).setBytes(valueBytes, 0, valueBytes.length);
 	}
 
-	/** Headers Tomcat keeps in fields of its own rather than among the headers. */
+	/**
+	 * A name Tomcat may keep in a field of its own rather than among the headers
+	 * ({@code Content-Type}, {@code Content-Length}): like Tomcat's own check, every name
+	 * starting with a C takes the servlet API.
+	 */
 	private static boolean isSpecial(String name) {
 		char first = name.charAt(0);
 		return first == 'C' || first == 'c';
