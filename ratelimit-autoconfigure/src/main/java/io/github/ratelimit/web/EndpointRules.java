@@ -112,10 +112,11 @@ public final class EndpointRules {
 		InlineLimit inline = OwnLimits.of(handler, "handler", limit, List.of(annotation.count()),
 				annotation.per().strip(), cost,
 				(part, value, reason, example) -> new InvalidRateLimitConfigurationException(
-						"@RateLimited(" + part + ") of " + handler, value, reason, switch (part) {
-							case "limit" -> "@RateLimited(limit = \"" + example + "\")";
-							case "cost" -> "@RateLimited(cost = " + example + ", limit = \"" + limit + "\")";
-							default -> "@RateLimited(limit = \"10/1m\", " + part + " = \"" + example + "\")";
+						"@RateLimited(" + part.word() + ") of " + handler, value, reason, switch (part) {
+							case LIMIT -> "@RateLimited(limit = \"" + example + "\")";
+							case COST -> "@RateLimited(cost = " + example + ", limit = \"" + limit + "\")";
+							case COUNT, PER ->
+								"@RateLimited(limit = \"10/1m\", " + part.word() + " = \"" + example + "\")";
 						}));
 		return new EndpointRule(pattern, methods, group, cost, annotation.exempt(), inline);
 	}

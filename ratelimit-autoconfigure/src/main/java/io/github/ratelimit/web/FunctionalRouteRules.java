@@ -143,7 +143,7 @@ public final class FunctionalRouteRules {
 	private static @Nullable InlineLimit inline(Map<String, Object> attributes, String id, long cost,
 			String description) {
 		Object limit = attributes.get(RateLimited.LIMIT_ATTRIBUTE);
-		if (limit != null && !(limit instanceof String)) {
+		if (limit != null && (!(limit instanceof String spec) || spec.isBlank())) {
 			throw invalid(RateLimited.LIMIT_ATTRIBUTE, limit, description,
 					"a limit such as \"" + LimitParser.EXAMPLE + "\"");
 		}
@@ -155,22 +155,16 @@ public final class FunctionalRouteRules {
 		return OwnLimits.of(id, "route", (String) limit,
 				countSpecs(attributes.get(RateLimited.COUNT_ATTRIBUTE), description),
 				(per != null) ? ((String) per).strip() : "", cost, (part, value, reason, example) -> {
-					String constant = switch (part) {
-						case "limit" -> "LIMIT_ATTRIBUTE";
-						case "count" -> "COUNT_ATTRIBUTE";
-						case "per" -> "PER_ATTRIBUTE";
-						default -> "COST_ATTRIBUTE";
-					};
+					String constant = part.name() + "_ATTRIBUTE";
 					String attribute = switch (part) {
-						case "limit" -> RateLimited.LIMIT_ATTRIBUTE;
-						case "count" -> RateLimited.COUNT_ATTRIBUTE;
-						case "per" -> RateLimited.PER_ATTRIBUTE;
-						default -> RateLimited.COST_ATTRIBUTE;
+						case LIMIT -> RateLimited.LIMIT_ATTRIBUTE;
+						case COUNT -> RateLimited.COUNT_ATTRIBUTE;
+						case PER -> RateLimited.PER_ATTRIBUTE;
+						case COST -> RateLimited.COST_ATTRIBUTE;
 					};
 					String quoted = (example instanceof String) ? "\"" + example + "\"" : String.valueOf(example);
 					// count and per shape a limit: the example declares one
-					boolean shapesLimit = part.equals("count") || part.equals("per");
-					String limitFirst = shapesLimit ? ".withAttribute(RateLimited.LIMIT_ATTRIBUTE, \"10/1m\") ("
+					String limitFirst = part.shapesLimit() ? ".withAttribute(RateLimited.LIMIT_ATTRIBUTE, \"10/1m\") ("
 							+ RateLimited.LIMIT_ATTRIBUTE + ")" : "";
 					return new IllegalArgumentException("Route attribute '" + attribute + "' of route " + description
 							+ " cannot be '" + value + "': " + reason + ". For example: " + limitFirst

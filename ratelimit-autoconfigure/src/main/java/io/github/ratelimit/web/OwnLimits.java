@@ -1,6 +1,7 @@
 package io.github.ratelimit.web;
 
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -37,15 +38,15 @@ final class OwnLimits {
 			counts = CountedResponses.parse(count);
 		}
 		catch (IllegalArgumentException ex) {
-			throw errors.invalid("count", String.join(", ", count), ex.getMessage(), "failures");
+			throw errors.invalid(Part.COUNT, String.join(", ", count), ex.getMessage(), "failures");
 		}
 		if (spec == null || spec.isBlank()) {
 			if (!counts.all()) {
-				throw errors.invalid("count", counts.spec(),
+				throw errors.invalid(Part.COUNT, counts.spec(),
 						"count shapes the " + owner + "'s own limit, and it declares none", counts.spec());
 			}
 			if (!per.isEmpty()) {
-				throw errors.invalid("per", per,
+				throw errors.invalid(Part.PER, per,
 						"per says whom the " + owner + "'s own limit counts per, and it declares none", per);
 			}
 			return null;
@@ -55,17 +56,34 @@ final class OwnLimits {
 			limit = LimitParser.parse(spec);
 		}
 		catch (IllegalArgumentException ex) {
-			throw errors.invalid("limit", spec, ex.getMessage(), LimitParser.EXAMPLE);
+			throw errors.invalid(Part.LIMIT, spec, ex.getMessage(), LimitParser.EXAMPLE);
 		}
 		if (!limit.blocked() && cost > limit.maxCost()) {
 			// every request would be answered 403: a mistake to report at startup, not on
 			// each request
-			throw errors.invalid("cost", cost,
+			throw errors.invalid(Part.COST, cost,
 					"a request would cost more than the " + limit.maxCost() + " tokens that its own limit ("
 							+ limit.spec() + ") can ever hold; lower the cost or raise the limit",
 					limit.maxCost());
 		}
 		return new InlineLimit(id, limit, counts, per);
+	}
+
+	/** The part of an own limit that is invalid. */
+	enum Part {
+
+		LIMIT, COUNT, PER, COST;
+
+		/** Its name in {@code @RateLimited}: {@code limit}, {@code count}... */
+		String word() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+		/** Whether it shapes a limit, so that a valid example declares one. */
+		boolean shapesLimit() {
+			return this == COUNT || this == PER;
+		}
+
 	}
 
 	/**
@@ -75,13 +93,13 @@ final class OwnLimits {
 
 		/**
 		 * The error to throw.
-		 * @param part {@code limit}, {@code count}, {@code per} or {@code cost}
+		 * @param part the invalid part
 		 * @param value the invalid value
 		 * @param reason what is wrong
 		 * @param example a valid value of that part
 		 * @return the exception
 		 */
-		RuntimeException invalid(String part, Object value, String reason, Object example);
+		RuntimeException invalid(Part part, Object value, String reason, Object example);
 
 	}
 

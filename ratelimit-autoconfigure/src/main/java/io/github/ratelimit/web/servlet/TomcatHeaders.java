@@ -31,9 +31,9 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	@Override
 	public void accept(String name, String value) {
-		byte[] nameBytes = visibleAscii(name);
-		byte[] valueBytes = visibleAscii(value);
-		if (nameBytes == null || valueBytes == null || nameBytes.length == 0 || isSpecial(name)) {
+		byte[] nameBytes = (name.isEmpty() || isSpecial(name)) ? null : visibleAscii(name);
+		byte[] valueBytes = (nameBytes != null) ? visibleAscii(value) : null;
+		if (nameBytes == null || valueBytes == null) {
 			this.response.setHeader(name, value);
 			return;
 		}

@@ -164,6 +164,14 @@ class ReactiveFunctionalRoutesTests {
 			.withMessageContaining("/fn/x")
 			.withMessageContaining("'ten a minute'")
 			.withMessageContaining("50/1m");
+		// a blank limit is a mistake, not "no limit"
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> classifier(
+					RouterFunctions.route().GET("/fn/x", ok).withAttribute(RateLimited.LIMIT_ATTRIBUTE, " ").build())
+				.prepare())
+			.withMessageContaining(RateLimited.LIMIT_ATTRIBUTE)
+			.withMessageContaining("/fn/x")
+			.withMessageContaining("50/1m");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> classifier(
 					RouterFunctions.route().GET("/fn/x", ok).withAttribute(RateLimited.PER_ATTRIBUTE, "repo").build())
