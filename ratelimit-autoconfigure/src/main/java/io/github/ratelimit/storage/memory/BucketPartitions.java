@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.bucket4j.TimeMeter;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,10 @@ final class BucketPartitions {
 	private final Cache<String, Entry> addresses;
 
 	private final Cache<String, Entry> identified;
+
+	private final com.github.benmanes.caffeine.cache.Policy<String, Entry> addressPolicy;
+
+	private final com.github.benmanes.caffeine.cache.Policy<String, Entry> identifiedPolicy;
 
 	private final TimeMeter timeMeter;
 
@@ -58,6 +63,8 @@ final class BucketPartitions {
 				identifiedEvicted();
 			}
 		}).build();
+		this.addressPolicy = this.addresses.policy();
+		this.identifiedPolicy = this.identified.policy();
 	}
 
 	private Caffeine<String, Entry> newMap(long maxKeys) {
@@ -75,6 +82,29 @@ final class BucketPartitions {
 	/** The map of a policy's buckets. */
 	Cache<String, Entry> of(Policy policy) {
 		return policy.dimension().unverified() ? this.addresses : this.identified;
+	}
+
+	/**
+	 * A key's plain entry (no counts) before a take, {@code null} when the map has none.
+	 * The map records a read (recency and frequency for its size bound, the idle expiry
+	 * pushed out) at most once per {@link LimitLayout#readSlackNanos()} of the entry; the
+	 * reads between skip that bookkeeping, which cost a busy key a microsecond per
+	 * request (its read buffer drained on the request thread, its node passed between
+	 * cores). The entry's expiry leaves room for the reads it did not record.
+	 * @param map the map of the key's policy ({@link #of(Policy)})
+	 * @param key the key
+	 * @return the entry, or {@code null}
+	 */
+	@Nullable Entry read(Cache<String, Entry> map, String key) {
+		Entry entry = ((map == this.addresses) ? this.addressPolicy : this.identifiedPolicy).getIfPresentQuietly(key);
+		if (entry != null) {
+			long now = this.timeMeter.currentTimeNanos();
+			if (now - entry.recordedNanos < entry.layout.readSlackNanos()) {
+				return entry;
+			}
+			entry.recordedNanos = now;
+		}
+		return map.getIfPresent(key);
 	}
 
 	private void identifiedEvicted() {

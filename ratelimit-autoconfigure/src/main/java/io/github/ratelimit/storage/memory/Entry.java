@@ -19,9 +19,22 @@ import io.github.ratelimit.policy.TokenBucket;
  */
 class Entry {
 
+	/**
+	 * How much an expiry must move for Caffeine to move it on a read (its
+	 * {@code EXPIRE_TOLERANCE}, 3.2): a read that would move it less leaves it early.
+	 */
+	static final long READ_EXPIRY_TOLERANCE_NANOS = 1_000_000_000L;
+
 	final @Nullable Bucket bucket;
 
 	volatile LimitLayout layout;
+
+	/**
+	 * When the map last recorded a read of this entry (its ticker's nanos): reads in
+	 * between skip the map's bookkeeping ({@link BucketPartitions#read}). Racy on
+	 * purpose: a lost write only records one read more.
+	 */
+	long recordedNanos;
 
 	Entry(@Nullable Bucket bucket, LimitLayout layout) {
 		this.bucket = bucket;
@@ -139,18 +152,21 @@ class Entry {
 	/**
 	 * How long a new entry may stay unused: the time its buckets take to fill up from
 	 * empty, so whatever a request takes, forgetting the entry after that changes
-	 * nothing.
+	 * nothing; plus the time takes may go unrecorded
+	 * ({@link LimitLayout#readSlackNanos()}).
 	 */
 	long idleNanosAfterCreate(Clock clock) {
-		return this.layout.idleNanos();
+		return this.layout.idleNanos() + this.layout.readSlackNanos();
 	}
 
 	/**
-	 * Read before a take: the time from empty again, unless a reservation asked for
-	 * longer.
+	 * A recorded read before a take: the time from empty again and the time the next
+	 * takes may go unrecorded, unless a reservation asked for longer; plus Caffeine's
+	 * tolerance, since it leaves an expiry that would move by less alone.
 	 */
 	long idleNanosAfterRead(Clock clock, long currentNanos) {
-		return Math.max(this.layout.idleNanos(), currentNanos);
+		return Math.max(this.layout.idleNanos() + this.layout.readSlackNanos() + READ_EXPIRY_TOLERANCE_NANOS,
+				currentNanos);
 	}
 
 	/**
@@ -158,7 +174,7 @@ class Entry {
 	 * its state says.
 	 */
 	long idleNanosAfterUpdate(Clock clock) {
-		return tokensFullNanos();
+		return Math.max(tokensFullNanos(), this.layout.idleNanos()) + this.layout.readSlackNanos();
 	}
 
 	/**

@@ -30,10 +30,12 @@ import io.github.ratelimit.storage.StoreDecision;
  * {@code ratelimit.storage.memory.max-identified-keys}. Its keys come from verified
  * credentials only, so only the application's own callers compete for it.</li>
  * </ul>
- * An idle bucket is dropped once it would be full again; a bucket evicted early by a size
- * bound comes back full (documented trade-off), a quota with its whole period's budget:
- * the identified bound logs a warning when it evicts, since that should not happen to a
- * bound sized for the application's callers.
+ * An idle bucket is dropped once it would be full again (up to two seconds later: the map
+ * records a plain bucket's reads at most once a second, see
+ * {@code BucketPartitions#read}); a bucket evicted early by a size bound comes back full
+ * (documented trade-off), a quota with its whole period's budget: the identified bound
+ * logs a warning when it evicts, since that should not happen to a bound sized for the
+ * application's callers.
  * <p>
  * Calendar quotas and fixed windows count per window of the store's wall clock, and an
  * entry with a count lives until its window ends. Sliding windows and leaky buckets
@@ -180,7 +182,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		LimitLayout layout = layout(check.policy());
 		Cache<String, Entry> buckets = this.partitions.of(check.policy());
 		if (!layout.counts()) {
-			Entry entry = buckets.getIfPresent(check.key());
+			Entry entry = this.partitions.read(buckets, check.key());
 			if (entry == null) {
 				entry = buckets.get(check.key(), (key) -> newEntry(layout));
 			}

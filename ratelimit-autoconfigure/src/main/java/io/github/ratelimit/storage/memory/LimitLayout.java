@@ -35,6 +35,12 @@ final class LimitLayout {
 	/** A leaky bucket's counters: its backlog and when it was that. */
 	static final int LEAKY_COUNTERS = 2;
 
+	/**
+	 * The most an entry's reads go unrecorded: Caffeine moves an expiry only when it
+	 * changes by more than a second anyway.
+	 */
+	static final long MAX_READ_SLACK_NANOS = 1_000_000_000L;
+
 	private final List<Bandwidth> bandwidths;
 
 	/**
@@ -55,6 +61,8 @@ final class LimitLayout {
 	private final @Nullable BucketConfiguration tokenBuckets;
 
 	private final long idleNanos;
+
+	private final long readSlackNanos;
 
 	private final String spec;
 
@@ -100,6 +108,7 @@ final class LimitLayout {
 		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
 		// an emptied bucket is full again after this: forgetting it then changes nothing
 		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
+		this.readSlackNanos = Math.min(MAX_READ_SLACK_NANOS, this.idleNanos / 4);
 	}
 
 	/**
@@ -155,6 +164,15 @@ final class LimitLayout {
 	/** The permits of the limit's concurrency cap, 0 when it has none. */
 	long permits() {
 		return this.permits;
+	}
+
+	/**
+	 * How long reads of an entry may go unrecorded in its map (a quarter of
+	 * {@link #idleNanos()}, at most a second): its idle expiry is pushed out by this much
+	 * more, so a take between two recorded reads never outlives it.
+	 */
+	long readSlackNanos() {
+		return this.readSlackNanos;
 	}
 
 	/** How long emptied token buckets take to fill up again (at least 1 ms). */

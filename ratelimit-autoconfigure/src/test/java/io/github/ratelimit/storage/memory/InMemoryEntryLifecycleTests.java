@@ -216,6 +216,22 @@ class InMemoryEntryLifecycleTests {
 	}
 
 	@Test
+	void bucketEmptiedBetweenRecordedReadsIsKeptUntilItIsFull() {
+		Policy policy = policy("600/1m");
+		decide(check(policy, "a"));
+		// 0.9 s later the bucket is full again and this take, not recorded in the map (a
+		// busy key's reads skip its bookkeeping), empties it: full again at 60.9 s, later
+		// than the minute an idle bucket needs from the recorded read
+		this.clock.advance(Duration.ofMillis(900));
+		assertThat(decide(LimitCheck.enforced(policy, KEYS.key(policy, "a"), 600)).admitted()).isTrue();
+		this.clock.advance(Duration.ofMillis(59_600));
+		this.store.cleanUp();
+		StoreDecision decision = decide(check(policy, "a"));
+		// 596 tokens back (59.6 s at 10 per second), not a forgotten, full bucket
+		assertThat(decision.results().get(0).bandwidths().get(0).remaining()).isEqualTo(595);
+	}
+
+	@Test
 	void countingEntryInDebtOutlivesTheIdleTimeOfAFullOne() {
 		Policy policy = policy("1/1s, 5 concurrent");
 		LimitCheck waiting = new LimitCheck(policy, KEYS.key(policy, "a"), 1, true, 5000);
