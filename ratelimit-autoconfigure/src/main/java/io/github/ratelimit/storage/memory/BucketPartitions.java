@@ -99,7 +99,8 @@ final class BucketPartitions {
 		Entry entry = ((map == this.addresses) ? this.addressPolicy : this.identifiedPolicy).getIfPresentQuietly(key);
 		if (entry != null) {
 			long now = this.timeMeter.currentTimeNanos();
-			if (now - entry.recordedNanos < entry.layout.readSlackNanos()) {
+			long recorded = entry.recordedNanos;
+			if (recorded != Entry.RECORD_NEXT_READ && now - recorded < entry.layout.readSlackNanos()) {
 				return entry;
 			}
 			entry.recordedNanos = now;

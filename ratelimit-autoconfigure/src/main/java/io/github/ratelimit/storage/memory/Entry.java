@@ -25,6 +25,9 @@ class Entry {
 	 */
 	static final long READ_EXPIRY_TOLERANCE_NANOS = 1_000_000_000L;
 
+	/** {@link #recordedNanos} when the map must record the next read. */
+	static final long RECORD_NEXT_READ = Long.MIN_VALUE;
+
 	final @Nullable Bucket bucket;
 
 	volatile LimitLayout layout;
@@ -174,7 +177,10 @@ class Entry {
 	 * its state says.
 	 */
 	long idleNanosAfterUpdate(Clock clock) {
-		return Math.max(tokensFullNanos(), this.layout.idleNanos()) + this.layout.readSlackNanos();
+		// exact, as the state says: the next read is recorded and pushes the expiry out
+		// again for the takes after it
+		this.recordedNanos = RECORD_NEXT_READ;
+		return tokensFullNanos();
 	}
 
 	/**

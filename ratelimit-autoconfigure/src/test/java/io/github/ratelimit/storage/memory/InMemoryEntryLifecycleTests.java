@@ -232,6 +232,18 @@ class InMemoryEntryLifecycleTests {
 	}
 
 	@Test
+	void bucketRefundedToFullIsForgottenWithoutWaitingForItsRefill() {
+		Policy policy = policy("1/1h");
+		LimitCheck check = check(policy, "a");
+		decide(check);
+		// the response was not one the limit counts: the token comes back, the bucket is
+		// full and nothing is left to remember, an hour before an emptied one would be
+		this.store.giveBack(List.of(check));
+		sweep();
+		assertThat(this.store.size()).isZero();
+	}
+
+	@Test
 	void countingEntryInDebtOutlivesTheIdleTimeOfAFullOne() {
 		Policy policy = policy("1/1s, 5 concurrent");
 		LimitCheck waiting = new LimitCheck(policy, KEYS.key(policy, "a"), 1, true, 5000);
