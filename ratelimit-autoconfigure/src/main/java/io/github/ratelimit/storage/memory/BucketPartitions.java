@@ -91,12 +91,13 @@ final class BucketPartitions {
 	 * reads between skip that bookkeeping, which cost a busy key a microsecond per
 	 * request (its read buffer drained on the request thread, its node passed between
 	 * cores). The entry's expiry leaves room for the reads it did not record.
-	 * @param map the map of the key's policy ({@link #of(Policy)})
+	 * @param policy the key's policy, which picks the map
 	 * @param key the key
 	 * @return the entry, or {@code null}
 	 */
-	@Nullable Entry read(Cache<String, Entry> map, String key) {
-		Entry entry = ((map == this.addresses) ? this.addressPolicy : this.identifiedPolicy).getIfPresentQuietly(key);
+	@Nullable Entry read(Policy policy, String key) {
+		boolean address = policy.dimension().unverified();
+		Entry entry = (address ? this.addressPolicy : this.identifiedPolicy).getIfPresentQuietly(key);
 		if (entry != null) {
 			long now = this.timeMeter.currentTimeNanos();
 			long recorded = entry.recordedNanos;
@@ -105,7 +106,7 @@ final class BucketPartitions {
 			}
 			entry.recordedNanos = now;
 		}
-		return map.getIfPresent(key);
+		return (address ? this.addresses : this.identified).getIfPresent(key);
 	}
 
 	private void identifiedEvicted() {

@@ -182,7 +182,7 @@ public final class InMemoryRateLimitStore implements RateLimitStore {
 		LimitLayout layout = layout(check.policy());
 		Cache<String, Entry> buckets = this.partitions.of(check.policy());
 		if (!layout.counts()) {
-			Entry entry = this.partitions.read(buckets, check.key());
+			Entry entry = this.partitions.read(check.policy(), check.key());
 			if (entry == null) {
 				entry = buckets.get(check.key(), (key) -> newEntry(layout));
 			}

@@ -36,10 +36,10 @@ final class LimitLayout {
 	static final int LEAKY_COUNTERS = 2;
 
 	/**
-	 * The most an entry's reads go unrecorded: Caffeine moves an expiry only when it
-	 * changes by more than a second anyway.
+	 * The most an entry's reads go unrecorded: Caffeine moves an expiry on a read only
+	 * when it changes by more than this anyway.
 	 */
-	static final long MAX_READ_SLACK_NANOS = 1_000_000_000L;
+	static final long MAX_READ_SLACK_NANOS = Entry.READ_EXPIRY_TOLERANCE_NANOS;
 
 	private final List<Bandwidth> bandwidths;
 
