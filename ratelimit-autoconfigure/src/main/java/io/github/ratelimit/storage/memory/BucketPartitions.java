@@ -90,7 +90,9 @@ final class BucketPartitions {
 	 * pushed out) at most once per {@link LimitLayout#readSlackNanos()} of the entry; the
 	 * reads between skip that bookkeeping, which cost a busy key a microsecond per
 	 * request (its read buffer drained on the request thread, its node passed between
-	 * cores). The entry's expiry leaves room for the reads it did not record.
+	 * cores). A bucket more than half spent has every read recorded (see
+	 * {@link Entry#takeTokens}): its frequency keeps it ahead of a flood of keys seen
+	 * once. The entry's expiry leaves room for the reads it did not record.
 	 * @param policy the key's policy, which picks the map
 	 * @param key the key
 	 * @return the entry, or {@code null}

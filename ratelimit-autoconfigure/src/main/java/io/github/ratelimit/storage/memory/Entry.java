@@ -137,10 +137,19 @@ class Entry {
 		boolean took = result.getValue();
 		BucketState state = result.getState();
 		List<Bandwidth> items = this.layout.bandwidths();
+		boolean spent = !took;
 		for (int i = 0; i < attempt.found.length; i++) {
-			if (items.get(i) instanceof TokenBucket) {
-				attempt.found[i] = state.getCurrentSize(this.layout.slot(i)) + (took ? cost : 0);
+			if (items.get(i) instanceof TokenBucket tokens) {
+				long left = state.getCurrentSize(this.layout.slot(i));
+				attempt.found[i] = left + (took ? cost : 0);
+				spent |= left < tokens.capacity() / 2;
 			}
+		}
+		if (spent) {
+			// a bucket past half spent is what the size bound must not forget (it would
+			// come back full): every read of it is recorded, which keeps it ahead of
+			// keys seen once
+			this.recordedNanos = RECORD_NEXT_READ;
 		}
 		return took;
 	}

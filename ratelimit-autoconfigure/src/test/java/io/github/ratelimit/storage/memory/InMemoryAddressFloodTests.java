@@ -1,5 +1,6 @@
 package io.github.ratelimit.storage.memory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -137,6 +138,33 @@ class InMemoryAddressFloodTests {
 		assertThat(decide(paula).admitted()).as("the user's spent hour").isFalse();
 		assertThat(this.store.identifiedEvictions()).isZero();
 		assertThat(this.store.identifiedSize()).isOne();
+		assertThat(this.store.addressSize()).isLessThanOrEqualTo(MAX_ADDRESS_KEYS);
+	}
+
+	@Test
+	void aBusyAddressKeepsItsSpentBucketThroughAFloodOfNewAddresses() {
+		// the busy client's takes are mostly not recorded as reads of the map (see
+		// BucketPartitions#read): the ones that are must still keep its bucket ahead of
+		// addresses seen once, or the flood would hand it a full bucket
+		LimitCheck busy = check(this.anonymous, "198.51.100.7");
+		for (int i = 0; i < 60; i++) {
+			assertThat(decide(busy).admitted()).isTrue();
+		}
+		int admitted = 0;
+		for (int i = 0; i < 20_000; i++) {
+			String address = "2001:db8:7:" + Integer.toHexString(i) + "::/64";
+			decide(check(this.anonymous, address), check(this.backstop, address));
+			if (i % 10 == 0) {
+				// ten requests of the busy client a second, a hundred flood addresses
+				this.clock.advance(Duration.ofMillis(100));
+				if (decide(busy).admitted()) {
+					admitted++;
+				}
+			}
+		}
+		// 200 s refill 200 of the minute's tokens; a bucket evicted and made anew would
+		// admit its whole minute again
+		assertThat(admitted).isBetween(199, 201);
 		assertThat(this.store.addressSize()).isLessThanOrEqualTo(MAX_ADDRESS_KEYS);
 	}
 
