@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The status endpoint at its edges, over real HTTP on each web stack: off unless switched
- * on (the application answers the path), and a store that cannot be read answered 503
- * with the limiter's problem body, whatever the failure mode.
+ * on (the application answers the path), at its path within an application that has a
+ * context path, and a store that cannot be read answered 503 with the limiter's problem
+ * body, whatever the failure mode.
  */
 class StatusEdgeBehaviourTests {
 
@@ -32,6 +33,27 @@ class StatusEdgeBehaviourTests {
 		try (BehaviourApp app = BehaviourApp.start(stack, Storage.MEMORY.properties("status-off"))) {
 			Reply reply = Http.send(app.port(), "GET", "/ratelimit", "X-Forwarded-For", "198.18.250.1");
 			assertThat(reply.status()).as("%s", reply).isEqualTo(404);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Stack.class)
+	void isAtItsPathWithinTheApplication(Stack stack) {
+		Map<String, String> properties = new LinkedHashMap<>(Storage.MEMORY.properties("status-context"));
+		properties.put("ratelimit.status.enabled", "true");
+		properties.put((stack == Stack.MVC) ? "server.servlet.context-path" : "spring.webflux.base-path", "/app");
+		try (BehaviourApp app = BehaviourApp.start(stack, properties)) {
+			for (int i = 0; i < 3; i++) {
+				// asked again, as a busy client does: the same answer every time
+				Reply reply = Http.send(app.port(), "GET", "/app/ratelimit", "X-Forwarded-For", "198.18.250.3");
+				assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+				assertThat(reply.header("Cache-Control")).hasValue("no-store");
+				Reply outside = Http.send(app.port(), "GET", "/ratelimit", "X-Forwarded-For", "198.18.250.3");
+				assertThat(outside.status()).as("%s", outside).isEqualTo(404);
+				Reply hello = Http.send(app.port(), "GET", "/app/api/hello", "X-Forwarded-For", "198.18.250.3");
+				assertThat(hello.status()).as("%s", hello).isEqualTo(200);
+				assertThat(hello.header("RateLimit")).isPresent();
+			}
 		}
 	}
 

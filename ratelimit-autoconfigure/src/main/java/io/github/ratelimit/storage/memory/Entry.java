@@ -142,7 +142,9 @@ class Entry {
 			if (items.get(i) instanceof TokenBucket tokens) {
 				long left = state.getCurrentSize(this.layout.slot(i));
 				attempt.found[i] = left + (took ? cost : 0);
-				spent |= left < tokens.capacity() / 2;
+				// fewer than half left, rounded up: a bucket of one token once it is
+				// taken
+				spent |= left < tokens.capacity() - tokens.capacity() / 2;
 			}
 		}
 		if (spent) {

@@ -23,6 +23,7 @@ import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.ExposedHeaders;
+import io.github.ratelimit.web.RecentPaths;
 
 /**
  * The status endpoint for Spring MVC: answers {@code GET} (and {@code HEAD}) of the
@@ -50,6 +51,8 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 	private final RejectionBodyWriter bodyWriter;
 
 	private final ServletCors cors;
+
+	private final RecentPaths<StatusPath> recentPaths = new RecentPaths<>();
 
 	/**
 	 * Creates the filter.
@@ -88,12 +91,13 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		PathContainer path = pathOf(request);
+		StatusPath statusPath = statusPathOf(request);
 		String method = request.getMethod();
-		if (path == null || !this.path.matches(path) || "OPTIONS".equals(method)) {
+		if (statusPath == null || !statusPath.matches() || "OPTIONS".equals(method)) {
 			chain.doFilter(request, response);
 			return;
 		}
+		PathContainer path = statusPath.path();
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
 		if (!"GET".equals(method) && !"HEAD".equals(method)) {
 			response.setHeader(HttpHeaders.ALLOW, "GET, HEAD");
@@ -128,14 +132,34 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private static @Nullable PathContainer pathOf(HttpServletRequest request) {
+	/**
+	 * The path within the application and whether it is the status path, worked out once
+	 * per recent path: this filter sees every request of the application.
+	 */
+	private @Nullable StatusPath statusPathOf(HttpServletRequest request) {
+		String uri = request.getRequestURI();
+		String contextPath = request.getContextPath();
+		if (contextPath == null) {
+			contextPath = "";
+		}
+		StatusPath known = this.recentPaths.find(contextPath, uri);
+		if (known != null) {
+			return known;
+		}
+		PathContainer path;
 		try {
-			return RequestPath.parse(request.getRequestURI(), request.getContextPath()).pathWithinApplication();
+			path = RequestPath.parse(uri, contextPath).pathWithinApplication();
 		}
 		catch (RuntimeException ex) {
 			// not a path the status could have: the application answers it
 			return null;
 		}
+		StatusPath parsed = new StatusPath(path, this.path.matches(path));
+		this.recentPaths.remember(contextPath, uri, parsed);
+		return parsed;
+	}
+
+	private record StatusPath(PathContainer path, boolean matches) {
 	}
 
 }
