@@ -7,7 +7,7 @@
 # saturated (every request refused). Each app is measured against its own limiter-off app (the reference:
 # off, floor-off for floor-*), which runs through the round beside it: right after each measured run of a
 # variant, the same path runs on the reference for the same time (the machine's speed drifts by 15-25% over
-# minutes, so only adjacent runs compare). Each fresh JVM's first warm-up lasts until its JIT is quiet
+# minutes, so only adjacent runs compare). Each warm-up of a path lasts until the JVM's JIT is quiet
 # (JIT_QUIET, JIT_MAX). Each Redis variant also counts the app's Redis trips per request (INFO commandstats
 # around each measured run, split from what its scripts run by a MONITOR sample in the warm-up). Then
 # redis-benchmark runs the limiter's Lua script on the same Redis at the same concurrency, and (unless
@@ -20,9 +20,10 @@
 # Environment (defaults in brackets):
 #   DURATION [10s]: each measured wrk run   ROUNDS [2]   CONNECTIONS [32]   THREADS [2]
 #   WARMUP [min(2 x DURATION, 20s)]: the first path's warm-up in each fresh JVM (the JIT needs it)
-#   JIT_QUIET [0.1]  JIT_MAX [40]: after WARMUP, the warm-up goes on in 5 s steps on the same path while the
-#     JVM's JIT compiled (jstat -compiler: Time) more than JIT_QUIET seconds in the last 5 s, for at most
-#     JIT_MAX seconds more (a fresh JVM of the sample app compiles for 30-35 s of load); JIT_MAX=0: never
+#   JIT_QUIET [0.1]  JIT_MAX [90]: after WARMUP (PATH_WARMUP on a later path), the warm-up goes on in 5 s
+#     steps on the same path while the JVM's JIT compiled (jstat -compiler: Time) more than JIT_QUIET
+#     seconds in the last 5 s, for at most JIT_MAX seconds more (a fresh JVM of the sample app compiles for
+#     30-35 s of load on a fast machine, 60-90 s on a slow one); JIT_MAX=0: never
 #   PATH_WARMUP [min(DURATION, 5s)]: the warm-up of each later path in the same JVM
 #   MANY_KEYS [1000]: client addresses of the admitted-many path
 #   VARIANTS ["off memory redis-script redis-script-nohot redis-script-one redis-bucket4j peer-memory peer-redis
@@ -39,10 +40,11 @@
 #     the sample app's store failed)
 #   JMH [1]: 0 skips the JMH step   JMH_THREADS [16]   JMH_OPTS [-f 1 -wi 2 -w 3s -i 3 -r 3s]
 #   BENCH_JAR: use this JMH jar instead of building it (built to bench/target/benchmarks.jar)
-# The default run takes about 40-45 minutes on 2 cores (builds included; up to 55 when no JIT is quiet
-# before JIT_MAX); it prints its estimate first. Per variant and round: about 10 s to start, WARMUP (and
-# the JIT's 0 to JIT_MAX) + 2 x DURATION on the first path, PATH_WARMUP + 2 x DURATION on each later path
-# (its run, then the reference's; the floor apps and redis-script-one run the two admitted paths only);
+# The default run takes about 40-45 minutes on 2 cores (builds included; more on a slow machine, where
+# the JITs take longer to settle); it prints its estimate first. Per variant and round: about 10 s to
+# start, WARMUP + 2 x DURATION on the first path, PATH_WARMUP + 2 x DURATION on each later path (its
+# run, then the reference's; the floor apps and redis-script-one run the two admitted paths only), each
+# warm-up plus the JIT's 0 to JIT_MAX;
 # per round, the references' start and warm-ups, and DURATION per path for off and floor-off themselves;
 # then redis-benchmark and JMH.
 # Quick smoke run (about 7 minutes on an idle machine, builds excluded; with 2 s warm-ups the JIT is never
@@ -147,10 +149,11 @@ fi
 PATH_WARMUP_S=$(seconds_of "$PATH_WARMUP")
 [[ "$PATH_WARMUP_S" =~ ^[0-9]+$ && "$PATH_WARMUP_S" -gt 0 ]] || die "PATH_WARMUP must look like 5s (got '$PATH_WARMUP')"
 # a fresh JVM of the sample app with the limiter on keeps C2 busy for 30-35 s of load (off: about 20 s),
-# longer than WARMUP: the first measured path would partly measure compilation. So the first path's
-# warm-up goes on in JIT_STEP_S steps until the JIT is quiet (see warm_path)
+# longer than WARMUP: the first measured path would partly measure compilation, and a later path the
+# code only it runs (a refusal's). So each path's warm-up goes on in JIT_STEP_S steps until the JIT is
+# quiet (see warm_path)
 JIT_QUIET=${JIT_QUIET:-0.1}
-JIT_MAX=${JIT_MAX:-40}
+JIT_MAX=${JIT_MAX:-90}
 JIT_STEP_S=5
 [[ "$JIT_QUIET" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "JIT_QUIET must be seconds, like 0.1 (got '$JIT_QUIET')"
 JIT_MAX_S=$(seconds_of "$JIT_MAX")
@@ -547,9 +550,11 @@ above() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; } # above A
 # warm_path NAME PID PORT PATH-INDEX: the warm-up of one path in the JVM PID of NAME (a variant or a
 # reference). wrk counts every response's status (into CHECKS): the admitted paths must answer 200, the
 # saturated one 429 once its 50 tokens are gone. WARMUP on the first path, PATH_WARMUP on later ones; a
-# Redis variant's MONITOR sample is taken near its end (see command_trips). On the first path the warm-up
+# Redis variant's MONITOR sample is taken near its end (see command_trips). On every path the warm-up
 # then goes on, uncounted, in JIT_STEP_S steps while the JIT compiled more than JIT_QUIET s in the last
-# step (the first time: in the warm-up's last JIT_STEP_S seconds), at most JIT_MAX s more (into JITS)
+# step (the first time: in the warm-up's last JIT_STEP_S seconds), at most JIT_MAX s more (into JITS): a
+# later path runs code the first did not (a refusal's body), which a slow machine had not compiled within
+# PATH_WARMUP (measured: the saturated path at 0.62 of off after 5 s, at 0.98 of it once compiled)
 warm_path() {
 	local name=$1 pid=$2 port=$3 pi=$4 path method uri addresses url warmup w r
 	read -r path method uri addresses <<<"${PATHS[$pi]}"
@@ -557,12 +562,12 @@ warm_path() {
 	warmup=$PATH_WARMUP
 	((pi > 0)) || warmup=$WARMUP
 	w=$(seconds_of "$warmup")
-	local sample="$WORK/monitor-$ROUND-$name-$path.log" mark="$WORK/jit-$ROUND-$name.mark" jit=0
+	local sample="$WORK/monitor-$ROUND-$name-$path.log" mark="$WORK/jit-$ROUND-$name-$path.mark" jit=0
 	if uses_redis "$name"; then
 		# 1 s ending half a second before the warm-up does
 		if ((w >= 2)); then start_monitor "$sample" "$((w - 2)).5"; else start_monitor "$sample" 0; fi
 	fi
-	if ((pi == 0 && JIT_ON)); then
+	if ((JIT_ON)); then
 		jit=1
 		jit_mark "$pid" "$mark" "$((w > JIT_STEP_S ? w - JIT_STEP_S : 0))"
 	fi
@@ -601,26 +606,28 @@ warm_path() {
 		extra=$((extra + step))
 		before=$after
 		if ! after=$(jit_seconds "$pid"); then
-			log "  jstat -compiler $pid failed: $name's warm-up stops after $extra s more"
+			log "  jstat -compiler $pid failed: $name's $path warm-up stops after $extra s more"
 			settled=-
 			break
 		fi
 	done
 	local still=""
 	[[ "$settled" != 0 ]] || still="; still compiling at JIT_MAX"
-	log "  $name: warm-up extended by $extra s ($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a - b }') s of JIT compilation in the last step, $after s in all$still)"
+	log "  $name $path: warm-up extended by $extra s ($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a - b }') s of JIT compilation in the last step, $after s in all$still)"
 	printf '%s\t%s\t%s\t%s\n' "$ROUND" "$name" "$extra" "$settled" >>"$JITS"
 }
 
 # an estimate: per reference and round, start-up (about 10 s on 2 cores), the first path's warm-up and a
 # short one on each later path; per variant, the same (but for the references, already warm) and, per
 # path, its run and the reference's right after it (the references themselves: their run only); a second
-# to stop each JVM. The JIT-settled warm-ups add 0 to JIT_MAX s per JVM
+# to stop each JVM. The JIT-settled warm-ups add 0 to JIT_MAX s per path of each JVM
 estimate=0
 jvms=0
+warmups=0
 for ref in $REFS; do
 	estimate=$((estimate + 11 + WARMUP_S + (REF_PATHS[$ref] - 1) * PATH_WARMUP_S))
 	jvms=$((jvms + 1))
+	warmups=$((warmups + REF_PATHS[$ref]))
 done
 for variant in $VARIANTS; do
 	np=$(paths_of "$variant")
@@ -629,14 +636,15 @@ for variant in $VARIANTS; do
 	else
 		estimate=$((estimate + 11 + WARMUP_S + 2 * np * DURATION_S + (np - 1) * PATH_WARMUP_S))
 		jvms=$((jvms + 1))
+		warmups=$((warmups + np))
 	fi
 done
 estimate=$((estimate * ROUNDS + 3 * REDIS_BENCH_N / 40000 + (JMH ? 100 : 0)))
-jit_most=$((JIT_ON ? jvms * ROUNDS * JIT_MAX_S : 0))
+jit_most=$((JIT_ON ? warmups * ROUNDS * JIT_MAX_S : 0))
 runs=$((ROUNDS * $(wc -w <<<"$VARIANTS")))
 log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path, then $DURATION of its reference ($REFS: up through each round)"
 if ((JIT_ON)); then
-	log "estimated time from here: about $(((estimate + 59) / 60)) minutes, and up to $(((jit_most + 59) / 60)) more while the JITs settle ($jvms JVMs a round, at most ${JIT_MAX_S}s each)"
+	log "estimated time from here: about $(((estimate + 59) / 60)) minutes, and up to $(((jit_most + 59) / 60)) more while the JITs settle ($warmups warm-ups of $jvms JVMs a round, at most ${JIT_MAX_S}s each)"
 else
 	log "estimated time from here: about $(((estimate + 59) / 60)) minutes"
 fi
@@ -884,7 +892,7 @@ jit_summary() {
 			if ($4 == "0") capped[$2]++
 		}
 		END {
-			line = sprintf("jit:     warm-up extended until the JIT compiled < %s s in %d s (at most %d s more):", quiet, step, max)
+			line = sprintf("jit:     warm-up extended until the JIT compiled < %s s in %d s (at most %d s more a path):", quiet, step, max)
 			for (i = 1; i <= n; i++) {
 				v = order[i]
 				item = v " +" most[v] " s"
