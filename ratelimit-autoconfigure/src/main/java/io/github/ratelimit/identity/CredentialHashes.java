@@ -26,6 +26,9 @@ public final class CredentialHashes {
 
 	private static final HexFormat HEX = HexFormat.of();
 
+	// never updated: only cloned, so its state stays that of a new digest
+	private static final MessageDigest SHA_256 = sha256();
+
 	private CredentialHashes() {
 	}
 
@@ -36,11 +39,26 @@ public final class CredentialHashes {
 	 * @return 64 lower-case hex digits
 	 */
 	public static String sha256Hex(String text) {
+		return HEX.formatHex(newSha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * A digest of its own for each hash (MessageDigest is not thread-safe), copied from
+	 * one that is never used: looking the algorithm up among the providers cost twice the
+	 * hash of an API key, on every request that presents one.
+	 */
+	private static MessageDigest newSha256() {
 		try {
-			// a new instance each time: MessageDigest is not thread-safe and this is
-			// cheap next to the hash
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			return HEX.formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+			return (MessageDigest) SHA_256.clone();
+		}
+		catch (CloneNotSupportedException ex) {
+			return sha256();
+		}
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
 		}
 		catch (NoSuchAlgorithmException ex) {
 			// every Java platform must provide SHA-256

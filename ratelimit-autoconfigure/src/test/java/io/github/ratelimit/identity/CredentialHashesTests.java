@@ -1,5 +1,12 @@
 package io.github.ratelimit.identity;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +46,34 @@ class CredentialHashesTests {
 	void tokenIdOfAHashEqualsTokenIdOfItsCredential() {
 		assertThat(CredentialHashes.tokenIdOfSha256(CredentialHashes.sha256Hex("secret-key")))
 			.isEqualTo(CredentialHashes.tokenId("secret-key"));
+	}
+
+	@Test
+	void hashesRightFromManyThreadsAtOnce() throws Exception {
+		// each request thread hashes the key it is presented: no state shared between
+		// them, none left over from an earlier hash
+		String foo = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+		String empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<Integer>> wrong = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				wrong.add(threads.submit(() -> {
+					int count = 0;
+					for (int i = 0; i < 5_000; i++) {
+						count += CredentialHashes.sha256Hex("foo").equals(foo) ? 0 : 1;
+						count += CredentialHashes.sha256Hex("").equals(empty) ? 0 : 1;
+					}
+					return count;
+				}));
+			}
+			for (Future<Integer> future : wrong) {
+				assertThat(future.get(1, TimeUnit.MINUTES)).isZero();
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
 	}
 
 }
