@@ -14,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -29,7 +28,6 @@ import io.github.ratelimit.policy.Classification;
 import io.github.ratelimit.web.EndpointClassifier;
 import io.github.ratelimit.web.ExposedHeaders;
 import io.github.ratelimit.web.GateDecisions;
-import io.github.ratelimit.web.RecentPaths;
 import io.github.ratelimit.web.RequestLifecycle;
 
 /**
@@ -71,7 +69,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private final ServletCors cors;
 
-	private final RecentPaths<PathContainer> recentPaths = new RecentPaths<>();
+	private final ApplicationPaths paths = new ApplicationPaths();
 
 	private volatile @Nullable FilteredAttribute filteredAttribute;
 
@@ -221,7 +219,7 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			RequestLifecycle lifecycle) {
 		long start = System.nanoTime();
 		try {
-			PathContainer path = pathWithinApplication(request);
+			PathContainer path = this.paths.of(request);
 			Classification classification = this.classifier.classify(request.getMethod(), path);
 			if (classification.excluded() || ServletCors.isPreFlight(request)) {
 				return null;
@@ -244,27 +242,6 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 			lifecycle.end();
 			return null;
 		}
-	}
-
-	/**
-	 * The path within the application, parsed once per recent path. Without a context
-	 * path that is the whole path, parsed without the request path that would parse the
-	 * context path too.
-	 */
-	private PathContainer pathWithinApplication(HttpServletRequest request) {
-		String uri = request.getRequestURI();
-		String contextPath = request.getContextPath();
-		if (contextPath == null) {
-			contextPath = "";
-		}
-		PathContainer known = this.recentPaths.find(contextPath, uri);
-		if (known != null) {
-			return known;
-		}
-		PathContainer path = contextPath.isEmpty() ? PathContainer.parsePath(uri)
-				: RequestPath.parse(uri, contextPath).pathWithinApplication();
-		this.recentPaths.remember(contextPath, uri, path);
-		return path;
 	}
 
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,

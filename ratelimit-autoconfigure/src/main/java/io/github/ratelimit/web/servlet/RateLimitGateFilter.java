@@ -13,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.pattern.PathPattern;
@@ -91,6 +90,8 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 	private final @Nullable LoginAttempts loginAttempts;
 
 	private final ServletCors cors;
+
+	private final ApplicationPaths paths = new ApplicationPaths();
 
 	/**
 	 * Creates a gate filter.
@@ -284,9 +285,9 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private static @Nullable PathContainer pathOf(HttpServletRequest request) {
+	private @Nullable PathContainer pathOf(HttpServletRequest request) {
 		try {
-			return RequestPath.parse(request.getRequestURI(), request.getContextPath()).pathWithinApplication();
+			return this.paths.of(request);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Rate-limit gate failed; letting the request through", ex);

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.RequestPath;
 import org.springframework.util.Assert;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.pattern.PathPattern;
@@ -23,7 +22,6 @@ import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.http.RejectionBodyWriter;
 import io.github.ratelimit.http.RequestIds;
 import io.github.ratelimit.web.ExposedHeaders;
-import io.github.ratelimit.web.RecentPaths;
 
 /**
  * The status endpoint for Spring MVC: answers {@code GET} (and {@code HEAD}) of the
@@ -52,7 +50,7 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 
 	private final ServletCors cors;
 
-	private final RecentPaths<StatusPath> recentPaths = new RecentPaths<>();
+	private final ApplicationPaths paths = new ApplicationPaths();
 
 	/**
 	 * Creates the filter.
@@ -91,13 +89,12 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		StatusPath statusPath = statusPathOf(request);
+		PathContainer path = pathOf(request);
 		String method = request.getMethod();
-		if (statusPath == null || !statusPath.matches() || "OPTIONS".equals(method)) {
+		if (path == null || !this.path.matches(path) || "OPTIONS".equals(method)) {
 			chain.doFilter(request, response);
 			return;
 		}
-		PathContainer path = statusPath.path();
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
 		if (!"GET".equals(method) && !"HEAD".equals(method)) {
 			response.setHeader(HttpHeaders.ALLOW, "GET, HEAD");
@@ -132,34 +129,14 @@ public final class RateLimitStatusFilter extends OncePerRequestFilter {
 		}
 	}
 
-	/**
-	 * The path within the application and whether it is the status path, worked out once
-	 * per recent path: this filter sees every request of the application.
-	 */
-	private @Nullable StatusPath statusPathOf(HttpServletRequest request) {
-		String uri = request.getRequestURI();
-		String contextPath = request.getContextPath();
-		if (contextPath == null) {
-			contextPath = "";
-		}
-		StatusPath known = this.recentPaths.find(contextPath, uri);
-		if (known != null) {
-			return known;
-		}
-		PathContainer path;
+	private @Nullable PathContainer pathOf(HttpServletRequest request) {
 		try {
-			path = RequestPath.parse(uri, contextPath).pathWithinApplication();
+			return this.paths.of(request);
 		}
 		catch (RuntimeException ex) {
 			// not a path the status could have: the application answers it
 			return null;
 		}
-		StatusPath parsed = new StatusPath(path, this.path.matches(path));
-		this.recentPaths.remember(contextPath, uri, parsed);
-		return parsed;
-	}
-
-	private record StatusPath(PathContainer path, boolean matches) {
 	}
 
 }
