@@ -3,6 +3,7 @@ package io.github.ratelimit.bench.floor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
@@ -10,7 +11,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The floor of the HTTP load comparison: the benchmark's endpoints behind a bare filter
- * that makes at most one Redis trip per request ({@code floor.mode=off|ping|script}, see
+ * that makes at most one Redis trip per request ({@code floor.mode=off|headers|ping|script}, see
  * {@link FloorFilter}). Redis is {@code REDIS_URL} (required: the benchmark passes its
  * own server). See bench/README.md.
  */
@@ -29,6 +30,15 @@ public class FloorApplication {
 		// first, where a rate limiter sits
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
+	}
+
+	@Bean
+	TomcatContextCustomizer floorHeaders(@Value("${floor.mode:off}") String mode) {
+		return (context) -> {
+			if (FloorMode.of(mode) == FloorMode.HEADERS) {
+				context.getPipeline().addValve(new FloorHeadersValve());
+			}
+		};
 	}
 
 }

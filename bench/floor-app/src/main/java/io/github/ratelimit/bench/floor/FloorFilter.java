@@ -48,7 +48,7 @@ final class FloorFilter implements Filter {
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		switch (this.mode) {
-			case OFF -> chain.doFilter(request, response);
+			case OFF, HEADERS -> chain.doFilter(request, response);
 			case PING -> {
 				this.redis.execute(PING);
 				chain.doFilter(request, response);

@@ -8,6 +8,12 @@ enum FloorMode {
 	/** Nothing: the app's own baseline. */
 	OFF,
 
+	/**
+	 * Nothing decided, but the sample app's rate-limit headers sent ({@link FloorHeadersValve}):
+	 * the price of the headers alone.
+	 */
+	HEADERS,
+
 	/** One blocking {@code PING}: the cheapest Redis trip. */
 	PING,
 
@@ -22,7 +28,7 @@ enum FloorMode {
 			return valueOf(value.trim().toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("floor.mode must be off, ping or script (got '" + value + "')", ex);
+			throw new IllegalArgumentException("floor.mode must be off, headers, ping or script (got '" + value + "')", ex);
 		}
 	}
 
