@@ -86,6 +86,9 @@ class RateLimitFilterTests {
 		assertThat(limitedOn(excludingHealth, "", "/health/live")).as("without a context path").isFalse();
 		assertThat(limitedOn(excludingHealth, "/health", "/health/things")).as("the context path is no part of it")
 			.isTrue();
+		// the same URI, read once already under another context path
+		assertThat(limitedOn(excludingHealth, "", "/health/things")).as("the same URI without a context path")
+			.isFalse();
 	}
 
 	private static boolean limitedOn(RateLimitFilter filter, String contextPath, String uri) throws Exception {

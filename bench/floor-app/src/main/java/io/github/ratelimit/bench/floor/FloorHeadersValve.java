@@ -17,6 +17,10 @@ import org.apache.tomcat.util.http.MimeHeaders;
  */
 final class FloorHeadersValve extends ValveBase {
 
+	// arrays shared by every response: Tomcat may encode a header of its own into the
+	// buffer a recycled header field kept, so this holds only because these six are the
+	// first headers of every response (their fields are never Tomcat's); the limiter
+	// hands Tomcat fresh arrays
 	private static final byte[][] HEADERS = {
 			bytes("X-Request-Id"), bytes("2d6dd7ed21ec295f"),
 			bytes("RateLimit-Policy"),
@@ -30,10 +34,6 @@ final class FloorHeadersValve extends ValveBase {
 		super(true);
 	}
 
-	// arrays shared by every response: Tomcat may encode a header of its own into the
-	// buffer a recycled header field kept, so this holds only because these six are the
-	// first headers of every response (their fields are never Tomcat's); the limiter
-	// hands Tomcat fresh arrays
 	@Override
 	public void invoke(Request request, Response response) throws IOException, ServletException {
 		MimeHeaders headers = response.getCoyoteResponse().getMimeHeaders();
