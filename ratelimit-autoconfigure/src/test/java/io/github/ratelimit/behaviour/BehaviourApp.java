@@ -37,17 +37,29 @@ final class BehaviourApp implements AutoCloseable {
 	 * @return the running app
 	 */
 	static BehaviourApp start(Stack stack, Map<String, String> properties, Class<?>... extraSources) {
+		return start(new SpringApplicationBuilder(stack.application()).sources(extraSources).profiles("behaviour"),
+				stack, properties);
+	}
+
+	/**
+	 * Starts an app of a test's own, without the {@code behaviour} profile.
+	 * @param application its configuration, serving either stack
+	 * @param stack the web stack
+	 * @param properties its properties
+	 * @return the running app
+	 */
+	static BehaviourApp startOwn(Class<?> application, Stack stack, Map<String, String> properties) {
+		return start(new SpringApplicationBuilder(application), stack, properties);
+	}
+
+	private static BehaviourApp start(SpringApplicationBuilder builder, Stack stack, Map<String, String> properties) {
 		if (stack == Stack.WEBFLUX) {
 			BlockingCallDetector.install();
 		}
 		List<String> args = new ArrayList<>();
 		args.add("--server.port=0");
 		properties.forEach((name, value) -> args.add("--" + name + "=" + value));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(stack.application()).sources(extraSources)
-			.web(stack.type())
-			.profiles("behaviour")
-			.run(args.toArray(String[]::new));
-		return new BehaviourApp(context);
+		return new BehaviourApp(builder.web(stack.type()).run(args.toArray(String[]::new)));
 	}
 
 	/**

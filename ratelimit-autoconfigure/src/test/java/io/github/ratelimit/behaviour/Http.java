@@ -199,7 +199,8 @@ final class Http {
 		}
 	}
 
-	private static Reply read(InputStream in) throws IOException {
+	/** Reads one response, and no more, from a stream. */
+	static Reply read(InputStream in) throws IOException {
 		String statusLine = line(in);
 		if (statusLine == null) {
 			throw new IOException("The server closed the connection without a response");

@@ -2,7 +2,6 @@ package io.github.ratelimit.web.reactive;
 
 import java.security.Principal;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,16 +52,18 @@ import io.github.ratelimit.web.RequestLifecycle;
  * A store that answers asynchronously (Redis) completes its decision on one of its own
  * threads (a Lettuce I/O thread, or a timer thread on a timeout). The rest of the chain,
  * the application included, must not run there: it would hold up every other Redis reply,
- * or the JVM-wide timer. So the chain continues on {@code scheduler} (by default
- * {@link Schedulers#parallel()}); a decision that is already made (memory store, open
- * circuit breaker) continues on the calling thread without a hop.
+ * or the JVM-wide timer. So the chain continues on the event loop of the request's
+ * connection on Reactor Netty, where it would have run without the limiter (see
+ * {@link ConnectionThreads} for why not elsewhere), and on {@code scheduler} (by default
+ * {@link Schedulers#parallel()}) on other servers; a decision that is already made
+ * (memory store, open circuit breaker) continues on the calling thread without a hop.
  * <p>
  * An admitted request that must wait for its tokens ({@code max-wait}) waits on a timer
- * of {@code scheduler}, never blocking a thread, and continues there. It holds what its
- * decision took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that
- * ends when the rest of the chain completes, fails or is cancelled (a client that goes
- * away), during the wait as well. Limits that count only some responses are settled when
- * the response commits, before the client can see it, or else when it ends.
+ * of that same thread, never blocking it, and continues there. It holds what its decision
+ * took (a waiting slot, concurrency permits) in a {@link RequestLifecycle} that ends when
+ * the rest of the chain completes, fails or is cancelled (a client that goes away),
+ * during the wait as well. Limits that count only some responses are settled when the
+ * response commits, before the client can see it, or else when it ends.
  * <p>
  * Anything unexpected inside the limiter admits the request: the limiter never answers
  * 500. A failing {@link RejectionBodyWriter} still refuses the request, with an empty
@@ -90,7 +91,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 
 	private final int order;
 
-	private final Scheduler scheduler;
+	private final ConnectionThreads threads;
 
 	private final ReactiveCors cors;
 
@@ -118,8 +119,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 * @param listener told of every decision
 	 * @param order the filter's order
 	 * @param scheduler where the chain continues after a decision that completed on the
-	 * store's thread, and the timer of requests that wait for their tokens (it must
-	 * support delays, as Reactor's own schedulers do)
+	 * store's thread, and the timer of requests that wait for their tokens, on servers
+	 * other than Reactor Netty (it must support delays, as Reactor's own schedulers do)
 	 */
 	public ReactiveRateLimitFilter(RateLimiter limiter, EndpointClassifier classifier, RateLimitHeaders headers,
 			RejectionBodyWriter bodyWriter, DecisionListener listener, int order, Scheduler scheduler) {
@@ -136,7 +137,8 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 	 * @param listener told of every decision
 	 * @param order the filter's order
 	 * @param scheduler where the chain continues after a decision that completed on the
-	 * store's thread, and the timer of requests that wait for their tokens
+	 * store's thread, and the timer of requests that wait for their tokens, on servers
+	 * other than Reactor Netty
 	 * @param cors gives refusals the application's CORS headers, exposes ours and tells
 	 * preflights, which are never charged
 	 */
@@ -156,7 +158,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
 		this.order = order;
-		this.scheduler = scheduler;
+		this.threads = new ConnectionThreads(scheduler);
 		this.cors = cors;
 	}
 
@@ -214,7 +216,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 			lifecycle.waitOver();
 			return run(exchange, chain, lifecycle, status);
 		}
-		return Mono.delay(Duration.ofMillis(waitMillis), this.scheduler).then(Mono.defer(() -> {
+		return Mono.delay(Duration.ofMillis(waitMillis), this.threads.of(exchange.getRequest())).then(Mono.defer(() -> {
 			lifecycle.waitOver();
 			return run(exchange, chain, lifecycle, status);
 		}));
@@ -254,17 +256,6 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 				? gate : null;
 	}
 
-	/**
-	 * The principal, if any; one that cannot be read leaves the caller anonymous (limited
-	 * by address).
-	 */
-	private static Mono<Optional<Principal>> principal(ServerWebExchange exchange) {
-		return exchange.getPrincipal().map(Optional::<Principal>of).onErrorResume((ex) -> {
-			logger.debug("Could not read the principal; limiting the request as anonymous", ex);
-			return Mono.empty();
-		}).defaultIfEmpty(Optional.empty());
-	}
-
 	private Mono<Decision> decide(ServerHttpRequest request, String path, @Nullable Principal principal,
 			Classification classification, @Nullable Decision gate, RequestLifecycle lifecycle) {
 		// told on the store's side of the future: a decision that arrives after a
@@ -281,7 +272,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
 		}
 		// completes on the store's thread: hop off it before the application runs (see
 		// the class comment)
-		return Mono.fromFuture(decision, true).publishOn(this.scheduler);
+		return Mono.fromFuture(decision, true).publishOn(this.threads.of(request));
 	}
 
 	/**

@@ -22,7 +22,6 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import io.github.ratelimit.core.AddressGate;
@@ -97,7 +96,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 
 	private final @Nullable LoginAttempts loginAttempts;
 
-	private final Scheduler scheduler = Schedulers.parallel();
+	private final ConnectionThreads threads = new ConnectionThreads(Schedulers.parallel());
 
 	private final ReactiveCors cors;
 
@@ -326,7 +325,7 @@ public final class ReactiveRateLimitGateFilter implements WebFilter, Ordered {
 			return Mono.fromFuture(decision);
 		}
 		// completes on the store's thread: hop off it before the rest of the chain runs
-		return Mono.fromFuture(decision, true).publishOn(this.scheduler);
+		return Mono.fromFuture(decision, true).publishOn(this.threads.of(exchange.getRequest()));
 	}
 
 	/**

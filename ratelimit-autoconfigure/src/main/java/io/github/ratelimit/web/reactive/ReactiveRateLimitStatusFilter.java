@@ -1,8 +1,5 @@
 package io.github.ratelimit.web.reactive;
 
-import java.security.Principal;
-import java.util.Optional;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -38,7 +35,8 @@ import io.github.ratelimit.web.ExposedHeaders;
  * {@link ServerWebExchange#getPrincipal()}) and before the
  * {@link ReactiveRateLimitFilter}, which the status request never reaches. Reading the
  * store may block (an operator's read of Redis), so it runs on {@code scheduler}
- * ({@link Schedulers#boundedElastic()} by default), never on an event loop.
+ * ({@link Schedulers#boundedElastic()} by default), never on an event loop; the answer is
+ * written from the connection's own thread again ({@link ConnectionThreads}).
  * <p>
  * {@code OPTIONS} (a CORS preflight) goes on to the application; other methods are
  * answered 405. Anything unexpected answers 503: never a 500.
@@ -60,6 +58,8 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 	private final int order;
 
 	private final Scheduler scheduler;
+
+	private final ConnectionThreads threads = new ConnectionThreads(Schedulers.immediate());
 
 	/**
 	 * Creates the filter, reading the store on {@link Schedulers#boundedElastic()}.
@@ -135,6 +135,8 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 			.publishOn(this.scheduler)
 			.map((principal) -> this.status
 				.status(new ReactiveClientRequest(request, path.value(), principal.orElse(null))))
+			// answered from the connection's own thread (see ConnectionThreads)
+			.publishOn(this.threads.of(request))
 			.flatMap((answer) -> respond(exchange, answer, HttpMethod.HEAD.equals(method)))
 			.onErrorResume((ex) -> {
 				logger.error("Rate-limit status failed; answering 503", ex);
@@ -165,17 +167,6 @@ public final class ReactiveRateLimitStatusFilter implements WebFilter, Ordered {
 			return cors.then(response.setComplete());
 		}
 		return cors.then(response.writeWith(Mono.fromSupplier(() -> (DataBuffer) response.bufferFactory().wrap(body))));
-	}
-
-	/**
-	 * The principal, if any; one that cannot be read leaves the caller anonymous (known
-	 * by address), as the limiter takes it.
-	 */
-	private static Mono<Optional<Principal>> principal(ServerWebExchange exchange) {
-		return exchange.getPrincipal().map(Optional::<Principal>of).onErrorResume((ex) -> {
-			logger.debug("Could not read the principal; answering the status of an anonymous caller", ex);
-			return Mono.empty();
-		}).defaultIfEmpty(Optional.empty());
 	}
 
 	@Override
