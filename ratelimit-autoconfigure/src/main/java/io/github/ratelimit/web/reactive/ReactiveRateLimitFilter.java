@@ -54,9 +54,10 @@ import io.github.ratelimit.web.RequestLifecycle;
  * the application included, must not run there: it would hold up every other Redis reply,
  * or the JVM-wide timer. So the chain continues on the event loop of the request's
  * connection on Reactor Netty, where it would have run without the limiter (see
- * {@link ConnectionThreads} for why not elsewhere), and on {@code scheduler} (by default
- * {@link Schedulers#parallel()}) on other servers; a decision that is already made
- * (memory store, open circuit breaker) continues on the calling thread without a hop.
+ * {@link ConnectionThreads} for why not a shared pool), and on {@code scheduler} (by
+ * default {@link Schedulers#parallel()}) on other servers; a decision that is already
+ * made (memory store, open circuit breaker) continues on the calling thread without a
+ * hop.
  * <p>
  * An admitted request that must wait for its tokens ({@code max-wait}) waits on a timer
  * of that same thread, never blocking it, and continues there. It holds what its decision
