@@ -7,10 +7,11 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+
+import io.github.ratelimit.test.AutoConfigurationWithoutSecurity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,15 +63,7 @@ class KeptAliveConnectionTests {
 
 	/** A plain API, on either stack: no security, nothing between the limiter and it. */
 	@SpringBootConfiguration(proxyBeanMethods = false)
-	@EnableAutoConfiguration(excludeName = {
-			"org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration" })
+	@AutoConfigurationWithoutSecurity
 	@Import(PlainApplication.Api.class)
 	static class PlainApplication {
 

@@ -3,13 +3,13 @@ package io.github.ratelimit.openapi;
 import java.util.Map;
 
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.github.ratelimit.annotation.RateLimited;
+import io.github.ratelimit.test.AutoConfigurationWithoutSecurity;
 
 /**
  * A small API with springdoc, on either stack (its controller serves both): a limited
@@ -17,14 +17,7 @@ import io.github.ratelimit.annotation.RateLimited;
  * the test classpath but not part of this API.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
-@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration" })
+@AutoConfigurationWithoutSecurity
 @Import(OpenApiDocumentApplication.Api.class)
 class OpenApiDocumentApplication {
 
