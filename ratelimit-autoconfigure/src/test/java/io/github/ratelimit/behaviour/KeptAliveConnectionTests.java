@@ -48,9 +48,8 @@ class KeptAliveConnectionTests {
 				// refused by Redis once: from then on refused from memory, at once
 				assertThat(connection.get("/hello", "X-Forwarded-For", spent).status()).isEqualTo(429);
 				for (int round = 1; round <= ROUNDS; round++) {
-					// a caller Redis decides, then the spent one, sent while the server
-					// may
-					// still be ending the exchange before
+					// a caller Redis decides, then the spent one: sent while the
+					// server may still be ending the exchange before
 					Reply decided = connection.get("/hello", "X-Forwarded-For", RateLimitBehaviourTests.nextAddress());
 					Reply refused = connection.get("/hello", "X-Forwarded-For", spent);
 					assertThat(decided.status()).as("round %d: %s", round, decided).isEqualTo(200);

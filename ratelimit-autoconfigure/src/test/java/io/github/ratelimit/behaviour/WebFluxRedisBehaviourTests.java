@@ -17,9 +17,8 @@ class WebFluxRedisBehaviourTests extends RateLimitBehaviourTests {
 	@Test
 	void blockHoundCatchesAHandlerThatBlocks() {
 		Reply reply = newClient().get("/api/blocking");
-		// recorded, not thrown: the call goes on, and the test that made it fails unless
-		// it
-		// acknowledges it
+		// recorded, not thrown: the call goes on, and the test that made it fails
+		// unless it acknowledges it
 		assertThat(reply.status()).isEqualTo(200);
 		// caught where it ran: after a Redis decision the chain goes on on the event
 		// loop of the connection (webflux-http-epoll-1...); when the decision was made
