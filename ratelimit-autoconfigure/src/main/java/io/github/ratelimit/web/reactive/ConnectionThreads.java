@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.server.reactive.AbstractServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.util.ClassUtils;
@@ -61,13 +62,21 @@ final class ConnectionThreads {
 	private static final class NettyEventLoop {
 
 		static @Nullable ScheduledExecutorService of(ServerHttpRequest request) {
+			// unwrapped here rather than by ServerHttpRequestDecorator.getNativeRequest,
+			// which throws for a wrapper of another kind: no exception per request
+			ServerHttpRequest unwrapped = request;
+			while (unwrapped instanceof ServerHttpRequestDecorator decorator) {
+				unwrapped = decorator.getDelegate();
+			}
+			if (!(unwrapped instanceof AbstractServerHttpRequest serverRequest)) {
+				return null;
+			}
 			try {
-				Object nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);
+				Object nativeRequest = serverRequest.getNativeRequest();
 				return (nativeRequest instanceof Connection connection) ? connection.channel().eventLoop() : null;
 			}
-			catch (RuntimeException ex) {
-				// not a server's own request (a mock, a decorator hiding it): the
-				// fallback
+			catch (IllegalStateException ex) {
+				// a mock: no server, no native request
 				return null;
 			}
 		}

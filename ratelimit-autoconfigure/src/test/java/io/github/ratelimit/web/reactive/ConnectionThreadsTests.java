@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -32,7 +33,9 @@ class ConnectionThreadsTests {
 
 	@Test
 	void aRequestOfAnotherServerGoesOnOnTheFallback() {
-		assertThat(this.threads.of(MockServerHttpRequest.get("/").build())).isSameAs(this.fallback);
+		MockServerHttpRequest mock = MockServerHttpRequest.get("/").build();
+		assertThat(this.threads.of(mock)).isSameAs(this.fallback);
+		assertThat(this.threads.of(new ServerHttpRequestDecorator(mock))).isSameAs(this.fallback);
 		this.fallback.dispose();
 	}
 
@@ -45,7 +48,8 @@ class ConnectionThreadsTests {
 		List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
 		ReactorHttpHandlerAdapter adapter = new ReactorHttpHandlerAdapter((request, response) -> {
 			served.add(Thread.currentThread().getName());
-			Scheduler scheduler = this.threads.of(request);
+			// seen through a decorator, as behind a filter that wraps the request
+			Scheduler scheduler = this.threads.of(new ServerHttpRequestDecorator(request));
 			schedulers.add(scheduler);
 			// from another thread, as a Redis reply comes, back to the connection's
 			return Mono.delay(Duration.ofMillis(1), this.fallback)
