@@ -5,9 +5,9 @@
 # token bucket, per request), side by side in one run, on loopback, driven by wrk. Three paths: admitted
 # with 1000 client addresses (X-Forwarded-For, one per request), admitted from one address (one hot key),
 # saturated (every request refused). Each app is measured against its own limiter-off app (the reference:
-# off, floor-off for floor-*), which runs through the round beside it: right after each measured run of a
-# variant, the same path runs on the reference for the same time (the machine's speed drifts by 15-25% over
-# minutes, so only adjacent runs compare). Each warm-up of a path lasts until the JVM's JIT is quiet
+# off, floor-off for floor-*), which runs through the round beside it: right before and right after each
+# measured run of a variant, the same path runs on the reference for the same time, and the mean of the two
+# is the denominator (the machine's speed drifts by 15-25% over minutes, so only adjacent runs compare). Each warm-up of a path lasts until the JVM's JIT is quiet
 # (JIT_QUIET, JIT_MAX). Each Redis variant also counts the app's Redis trips per request (INFO commandstats
 # around each measured run, split from what its scripts run by a MONITOR sample in the warm-up). Then
 # redis-benchmark runs the limiter's Lua script on the same Redis at the same concurrency, and (unless
@@ -494,8 +494,8 @@ RESULTS="$WORK/results.tsv" # round variant path rps p50_us p99_us requests stat
 #                             measured run and keys in the warm-up's sample, see command_trips; - without Redis)
 #                             store-failures (lines of the app's log in the run, +1 when its breaker was open
 #                             at the start) unsampled (commands counted as trips that the MONITOR sample missed)
-#                             ref_rps ref_p99_us (the reference's run right after it on the same path; - for
-#                             the references themselves)
+#                             ref_rps ref_p99_us (the mean of the reference's runs right before and right after
+#                             it on the same path; - for the references themselves)
 CHECKS="$WORK/checks.tsv" # round variant path requests s200 s429 sother (warm-up, counted)
 KEYS="$WORK/keys.tsv"     # round variant key-summary
 JITS="$WORK/jit.tsv"      # round name extra-seconds settled (1: the JIT was quiet; 0: JIT_MAX reached; -: not read)
@@ -621,7 +621,7 @@ warm_path() {
 
 # an estimate: per reference and round, start-up (about 10 s on 2 cores), the first path's warm-up and a
 # short one on each later path; per variant, the same (but for the references, already warm) and, per
-# path, its run and the reference's right after it (the references themselves: their run only); a second
+# path, its run and the reference's right before and after it (the references themselves: their run only); a second
 # to stop each JVM. The JIT-settled warm-ups add 0 to JIT_MAX s per path of each JVM
 estimate=0
 jvms=0
@@ -636,7 +636,7 @@ for variant in $VARIANTS; do
 	if is_ref "$variant"; then
 		estimate=$((estimate + np * DURATION_S))
 	else
-		estimate=$((estimate + 11 + WARMUP_S + 2 * np * DURATION_S + (np - 1) * PATH_WARMUP_S))
+		estimate=$((estimate + 11 + WARMUP_S + 3 * np * DURATION_S + (np - 1) * PATH_WARMUP_S))
 		jvms=$((jvms + 1))
 		warmups=$((warmups + np))
 	fi
@@ -708,6 +708,14 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			warmup_failures=$(($(store_failures) - warmup_failures))
 			failures_before=$(store_failures)
 			failures_open=$(breaker_open)
+			# the reference on the same path for as long, right before and right after (outside the
+			# commandstats: its requests are never counted as the variant's trips): the mean of the two is
+			# the denominator of the variant's ratio, so a machine that speeds up or slows down through the
+			# three runs tilts the ratio neither way
+			rb=""
+			if ! is_ref "$VARIANT"; then
+				rb=$(run_wrk "$ref-before-$VARIANT" "$path" "$DURATION" "$method" "http://127.0.0.1:${REF_PORT[$ref]}$uri" "$addresses" 0)
+			fi
 			if uses_redis "$VARIANT"; then command_stats "$WORK/commands-before"; fi
 			r=$(run_wrk "$VARIANT" "$path" "$DURATION" "$method" "$url" "$addresses" 0)
 			if uses_redis "$VARIANT"; then
@@ -720,19 +728,19 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 				KEEP_LOGS=1
 				log "  the store failed during the $( ((failures > 0)) && echo run || echo warm-up) of $path (log: $APP_LOG): $(grep -E "$STORE_FAILED" "$APP_LOG" | tail -n 1 | cut -c1-240)"
 			fi
-			# the reference on the same path for as long, right after (and after the commandstats above: its
-			# requests are never counted as the variant's trips): the denominator of the variant's ratio
 			ref_rps="-"
 			ref_p99="-"
 			ref_note=""
 			if ! is_ref "$VARIANT"; then
 				rr=$(run_wrk "$ref-after-$VARIANT" "$path" "$DURATION" "$method" "http://127.0.0.1:${REF_PORT[$ref]}$uri" "$addresses" 0)
-				ref_rps=$(field rps "$rr")
-				ref_p99=$(field p99_us "$rr")
-				ref_note="; $ref right after: $ref_rps req/s, p99 $ref_p99 us, x $(awk -v a="$(field rps "$r")" -v b="$ref_rps" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
-				if (($(field status_errors "$rr") + $(field socket_errors "$rr") > 0)); then
-					log "  WARNING: the reference $ref answered $(field status_errors "$rr") statuses >= 400 and $(field socket_errors "$rr") socket errors on $path (of $(field requests "$rr"))"
-				fi
+				ref_rps=$(awk -v a="$(field rps "$rb")" -v b="$(field rps "$rr")" 'BEGIN { printf "%.1f", (a + b) / 2 }')
+				ref_p99=$(awk -v a="$(field p99_us "$rb")" -v b="$(field p99_us "$rr")" 'BEGIN { printf "%.0f", (a + b) / 2 }')
+				ref_note="; $ref right before and after: $(field rps "$rb") and $(field rps "$rr") req/s, p99 $ref_p99 us (mean), x $(awk -v a="$(field rps "$r")" -v b="$ref_rps" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+				for x in "$rb" "$rr"; do
+					if (($(field status_errors "$x") + $(field socket_errors "$x") > 0)); then
+						log "  WARNING: the reference $ref answered $(field status_errors "$x") statuses >= 400 and $(field socket_errors "$x") socket errors on $path (of $(field requests "$x"))"
+					fi
+				done
 			fi
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$VARIANT" "$path" "$(field rps "$r")" \
 				"$(field p50_us "$r")" "$(field p99_us "$r")" "$(field requests "$r")" "$(field status_errors "$r")" \
@@ -945,7 +953,7 @@ report() {
 		function minof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1] + 0; for (i = 2; i <= n; i++) if (a[i] + 0 < m) m = a[i] + 0; return m }
 		function maxof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1] + 0; for (i = 2; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; return m }
 		function base(v) { return (v ~ /^floor-/) ? "floor-off" : "off" }
-		# the reference of row k in round r: its own run right after (ref_rps, ref_p99_us), else the
+		# the reference of row k in round r: its own runs right before and after (ref_rps, ref_p99_us), else the
 		# reference row of the round (o). Sets refrps, refp99; 0 when there is none
 		function reference(k, o, r) {
 			if ((k, r) in rrps) { refrps = rrps[k, r]; refp99 = rp99[k, r]; return 1 }
@@ -1023,8 +1031,9 @@ report() {
 			}
 			close(tf)
 			print "x own-off: req/s over the req/s of the same app with the limiter off (off; floor-off for floor-*) measured right"
-			print "after it on the same path for as long, both JVMs up (the reference runs through the round), per round; median"
-			print "over the rounds (min-max: their range). +p99: p99 minus that reference run'"'"'s p99, median. trips/req: commands"
+			print "before and right after it on the same path for as long (their mean), both JVMs up (the reference runs through the"
+			print "round), per round; median over the rounds (min-max: their range). +p99: p99 minus those reference runs'"'"' mean p99,"
+			print "median. trips/req: commands"
 			print "the app sent Redis in the measured run per request answered, median. statuses: counted per response in the"
 			print "warm-up; share of statuses >= 400 in the measured run (admitted: expect 0%; saturated: ~100%; off: 0%)."
 			if (ncmds) {
@@ -1122,7 +1131,7 @@ report() {
 				p = ap[i]
 				x = med(dp99, "memory", p)
 				if (x != "") target("memory: added p99 < 1 ms, " p, sprintf("%+.2f ms", x), verdict(x < 1))
-				# quotients of the paired ratios (each x the off run right after it): raw req/s of
+				# quotients of the paired ratios (each x the off runs right before and after it): raw req/s of
 				# runs minutes apart would measure the drift of the machine as well
 				q = medq(ratio, "memory", p, "peer-memory", p)
 				if (q != "") target("memory ahead of peer-memory (x off over x off), " p, sprintf("%.2fx", q), verdict(q > 1))

@@ -31,7 +31,10 @@ public final class EndpointClassifier {
 
 	private final List<EndpointRule> groups;
 
-	private final Supplier<List<EndpointRule>> annotated;
+	private final SingletonSupplier<List<EndpointRule>> annotated;
+
+	// asked by the gate on every request; the handlers' rules never change once found
+	private final SingletonSupplier<Boolean> countsByOutcome;
 
 	/** The cost of every configured group, those without paths included. */
 	private final Map<String, Long> groupCosts;
@@ -70,6 +73,7 @@ public final class EndpointClassifier {
 		}
 		this.groupCosts = Map.copyOf(costs);
 		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
+		this.countsByOutcome = SingletonSupplier.of(() -> countsByOutcome(this.annotated.obtain()));
 	}
 
 	/**
@@ -78,7 +82,11 @@ public final class EndpointClassifier {
 	 * limits.
 	 */
 	public boolean countsByOutcome() {
-		for (EndpointRule rule : this.annotated.get()) {
+		return this.countsByOutcome.obtain();
+	}
+
+	private static boolean countsByOutcome(List<EndpointRule> annotated) {
+		for (EndpointRule rule : annotated) {
 			if (rule.inline() != null && !rule.inline().counts().all()) {
 				return true;
 			}

@@ -1,12 +1,14 @@
 package io.github.ratelimit.web.servlet;
 
 import java.io.IOException;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -71,8 +73,6 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 
 	private final ApplicationPaths paths = new ApplicationPaths();
 
-	private volatile @Nullable FilteredAttribute filteredAttribute;
-
 	/**
 	 * Creates a filter that knows none of the application's CORS configuration (see
 	 * {@link ServletCors#exposingOnly}).
@@ -114,19 +114,23 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * The name of the attribute that marks a request as filtered, built once per filter
-	 * name rather than concatenated on every request.
+	 * Limits a request once, on its own dispatch. A forward or include within it, its
+	 * asynchronous dispatches and its error page are the same request, already decided
+	 * (its final status settles it), so they go on untouched, as
+	 * {@link OncePerRequestFilter} would let them, but for a forward or include within an
+	 * error page or an asynchronous dispatch, which it would decide again. Without that
+	 * filter's bookkeeping either: an attribute set and removed on every request.
 	 */
 	@Override
-	protected String getAlreadyFilteredAttributeName() {
-		String filterName = getFilterName();
-		FilteredAttribute cached = this.filteredAttribute;
-		if (cached != null && Objects.equals(cached.filterName(), filterName)) {
-			return cached.attributeName();
+	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		if (request.getDispatcherType() == DispatcherType.REQUEST && request instanceof HttpServletRequest httpRequest
+				&& response instanceof HttpServletResponse httpResponse) {
+			doFilterInternal(httpRequest, httpResponse, chain);
 		}
-		String attributeName = super.getAlreadyFilteredAttributeName();
-		this.filteredAttribute = new FilteredAttribute(filterName, attributeName);
-		return attributeName;
+		else {
+			chain.doFilter(request, response);
+		}
 	}
 
 	@Override
@@ -247,9 +251,6 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 	private void reject(HttpServletRequest request, HttpServletResponse response, Decision.Refusal refusal,
 			String requestId) throws IOException {
 		ServletRefusals.write(request, response, refusal, requestId, this.bodyWriter, this.cors);
-	}
-
-	private record FilteredAttribute(@Nullable String filterName, String attributeName) {
 	}
 
 }

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -184,13 +187,30 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		this.cors = cors;
 	}
 
+	/**
+	 * Runs on a request's own dispatch only, as {@link RateLimitFilter#doFilter} does,
+	 * without the bookkeeping of {@link OncePerRequestFilter} (an attribute set and
+	 * removed on every request).
+	 */
+	@Override
+	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		if (request.getDispatcherType() == DispatcherType.REQUEST && request instanceof HttpServletRequest httpRequest
+				&& response instanceof HttpServletResponse httpResponse) {
+			doFilterInternal(httpRequest, httpResponse, chain);
+		}
+		else {
+			chain.doFilter(request, response);
+		}
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse servletResponse, FilterChain chain)
 			throws ServletException, IOException {
 		HttpServletResponse response = this.cors.exposeOn(request, servletResponse);
-		// the common case: no address rule, no ban, no limit counting by outcome; nothing
-		// is resolved
-		if (!this.gate.active() && !countsByOutcome() && this.loginAttempts == null) {
+		// the common case: no address rule, no ban, no limit counting by outcome, logins
+		// not protected; nothing is resolved
+		if (idle()) {
 			chain.doFilter(request, response);
 			return;
 		}
@@ -242,6 +262,10 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 				lifecycle.end();
 			}
 		}
+	}
+
+	private boolean idle() {
+		return !this.gate.active() && this.loginAttempts == null && !countsByOutcome();
 	}
 
 	private boolean countsByOutcome() {

@@ -1,11 +1,8 @@
 package io.github.ratelimit.web.servlet;
 
-import java.nio.charset.StandardCharsets;
-
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.connector.Response;
 import org.apache.tomcat.util.http.MimeHeaders;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Sets headers on Tomcat's own response as bytes. Through the servlet API Tomcat keeps a
@@ -13,12 +10,26 @@ import org.jspecify.annotations.Nullable;
  * encoder (and, in its constructor, a decoder) for every header name and value: for the
  * six headers of a limited response that costs more than the decision that produced them.
  * A name and value of visible ASCII are the same bytes in any charset Tomcat could use,
- * so they are handed over encoded; anything else (a control character, a non-ASCII
- * character) goes through {@link Response#setHeader}, which cleans it as it always does.
+ * so they are handed over encoded (once, for those that are the same on every response:
+ * {@link EncodedHeaders}); anything else (a control character, a non-ASCII character)
+ * goes through {@link Response#setHeader}, which cleans it as it always does.
  */
 final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	private final Response response;
+
+	// The headers of a run: set one after the other on a response that held none, with
+	// nothing else setting or removing a header between them (the filter sets its headers
+	// in one go, before the application runs). Such a header replaces nothing but a
+	// header of the run, so the names of the others need not be compared with it; any
+	// other header takes Tomcat's removeHeader, which compares every name.
+	private final String[] run = new String[8];
+
+	private int runLength;
+
+	private int runStart;
+
+	private int sizeAfterRun = -1;
 
 	TomcatHeaders(Response response) {
 		this.response = response;
@@ -31,8 +42,8 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	@Override
 	public void accept(String name, String value) {
-		byte[] nameBytes = (name.isEmpty() || isSpecial(name)) ? null : visibleAscii(name);
-		byte[] valueBytes = (nameBytes != null) ? visibleAscii(value) : null;
+		byte[] nameBytes = (name.isEmpty() || isSpecial(name)) ? null : EncodedHeaders.name(name);
+		byte[] valueBytes = (nameBytes != null) ? EncodedHeaders.SHARED.value(name, value) : null;
 		if (nameBytes == null || valueBytes == null) {
 			this.response.setHeader(name, value);
 			return;
@@ -43,8 +54,33 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 			return;
 		}
 		MimeHeaders headers = this.response.getCoyoteResponse().getMimeHeaders();
-		headers.removeHeader(name);
+		if (headers.size() != this.sizeAfterRun) {
+			// the first header, or the headers changed since our last one: a new run
+			this.runStart = headers.size();
+			this.runLength = 0;
+		}
+		if (this.runStart > 0 || inRun(name)) {
+			headers.removeHeader(name);
+		}
 		headers.addValue(nameBytes, 0, nameBytes.length).setBytes(valueBytes, 0, valueBytes.length);
+		if (this.runLength < this.run.length) {
+			this.run[this.runLength++] = name;
+			this.sizeAfterRun = headers.size();
+		}
+		else {
+			this.sizeAfterRun = -1;
+		}
+	}
+
+	// whether this run set a header of that name already
+	private boolean inRun(String name) {
+		for (int i = 0; i < this.runLength; i++) {
+			String set = this.run[i];
+			if (set == name || set.equalsIgnoreCase(name)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -55,20 +91,6 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 	private static boolean isSpecial(String name) {
 		char first = name.charAt(0);
 		return first == 'C' || first == 'c';
-	}
-
-	/**
-	 * The string's bytes when every character is visible ASCII, a space or a tab; a new
-	 * array each time, since Tomcat keeps it until the response is recycled.
-	 */
-	private static byte @Nullable [] visibleAscii(String value) {
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if ((c < 0x20 && c != '\t') || c > 0x7e) {
-				return null;
-			}
-		}
-		return value.getBytes(StandardCharsets.ISO_8859_1);
 	}
 
 }

@@ -43,6 +43,38 @@ class TomcatHeadersTests {
 	}
 
 	@Test
+	void aHeaderSetTwiceInOneGoIsReplacedWhateverItsCase() {
+		this.headers.accept("X-Request-Id", "abc123");
+		this.headers.accept("RateLimit", "\"a\";r=1;t=1");
+		this.headers.accept("ratelimit", "\"a\";r=0;t=1");
+		assertThat(this.response.getHeaders("RateLimit")).containsExactly("\"a\";r=0;t=1");
+		assertThat(this.response.getHeaders("X-Request-Id")).containsExactly("abc123");
+	}
+
+	@Test
+	void aHeaderTheApplicationSetBetweenTwoOfOursIsReplaced() {
+		this.headers.accept("X-Request-Id", "abc123");
+		this.response.setHeader("X-RateLimit-Limit", "from-the-application");
+		this.headers.accept("X-RateLimit-Limit", "60");
+		this.headers.accept("X-Request-Id", "def456");
+		assertThat(this.response.getHeaders("X-RateLimit-Limit")).containsExactly("60");
+		assertThat(this.response.getHeaders("X-Request-Id")).containsExactly("def456");
+	}
+
+	@Test
+	void manyHeadersInOneGoStillReplaceTheirNamesakes() {
+		for (int i = 0; i < 12; i++) {
+			this.headers.accept("X-Header-" + i, "first");
+		}
+		for (int i = 0; i < 12; i++) {
+			this.headers.accept("x-header-" + i, "second");
+		}
+		for (int i = 0; i < 12; i++) {
+			assertThat(this.response.getHeaders("X-Header-" + i)).as("X-Header-" + i).containsExactly("second");
+		}
+	}
+
+	@Test
 	void aControlOrNonAsciiCharacterTakesTheServletApiWhichCleansIt() {
 		this.headers.accept("X-Request-Id", "abc\r\nSet-Cookie: x=1");
 		this.headers.accept("RateLimit", "\"caf\u00e9\";r=1;t=1");
