@@ -644,7 +644,7 @@ done
 estimate=$((estimate * ROUNDS + 3 * REDIS_BENCH_N / 40000 + (JMH ? 100 : 0)))
 jit_most=$((JIT_ON ? warmups * ROUNDS * JIT_MAX_S : 0))
 runs=$((ROUNDS * $(wc -w <<<"$VARIANTS")))
-log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path, then $DURATION of its reference ($REFS: up through each round)"
+log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path, with $DURATION of its reference right before and after ($REFS: up through each round)"
 if ((JIT_ON)); then
 	log "estimated time from here: about $(((estimate + 59) / 60)) minutes, and up to $(((jit_most + 59) / 60)) more while the JITs settle ($warmups warm-ups of $jvms JVMs a round, at most ${JIT_MAX_S}s each)"
 else
@@ -927,7 +927,7 @@ report() {
 	echo "redis:   $(first_line redis-server --version)"
 	echo "wrk:     $(first_line wrk -v | sed 's/ Copyright.*//')"
 	echo "tree:    $TREE; peer: bucket4j-spring-boot-starter $PEER_VERSION (Bucket4j $PEER_BUCKET4J)"
-	echo "run:     wrk -t$THREADS -c$CONNECTIONS -d$DURATION per path, then -d$DURATION on the reference ($REFS, up through each round);"
+	echo "run:     wrk -t$THREADS -c$CONNECTIONS -d$DURATION per path, with -d$DURATION on the reference right before and after ($REFS, up through each round);"
 	echo "         per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one; $ROUNDS round(s) alternating the variants,"
 	echo "         JAVA_OPTS=$JAVA_OPTS"
 	jit_summary
@@ -1033,9 +1033,9 @@ report() {
 			print "x own-off: req/s over the req/s of the same app with the limiter off (off; floor-off for floor-*) measured right"
 			print "before and right after it on the same path for as long (their mean), both JVMs up (the reference runs through the"
 			print "round), per round; median over the rounds (min-max: their range). +p99: p99 minus those reference runs'"'"' mean p99,"
-			print "median. trips/req: commands"
-			print "the app sent Redis in the measured run per request answered, median. statuses: counted per response in the"
-			print "warm-up; share of statuses >= 400 in the measured run (admitted: expect 0%; saturated: ~100%; off: 0%)."
+			print "median. trips/req: commands the app sent Redis in the measured run per request answered, median. statuses:"
+			print "counted per response in the warm-up; share of statuses >= 400 in the measured run (admitted: expect 0%;"
+			print "saturated: ~100%; off: 0%)."
 			if (ncmds) {
 				print ""
 				print "Redis commands per request in the measured runs, median over the rounds (INFO commandstats before and after;"
