@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.http.server.PathContainer;
 import org.springframework.util.Assert;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.github.ratelimit.core.Completion;
 import io.github.ratelimit.core.Decision;
@@ -51,8 +47,11 @@ import io.github.ratelimit.web.RequestLifecycle;
  * the response commits, before the client can see it, or else when the chain returns, or
  * when a request that went asynchronous completes (one that times out or fails stays
  * counted).
+ * <p>
+ * A request is decided on its own dispatch only: a forward or include within it, its
+ * asynchronous dispatches and its error page are not decided again.
  */
-public final class RateLimitFilter extends OncePerRequestFilter {
+public final class RateLimitFilter extends OwnDispatchFilter {
 
 	/** The MDC key of the request id. */
 	public static final String MDC_REQUEST_ID = "requestId";
@@ -111,26 +110,6 @@ public final class RateLimitFilter extends OncePerRequestFilter {
 		this.bodyWriter = bodyWriter;
 		this.listener = listener;
 		this.cors = cors;
-	}
-
-	/**
-	 * Limits a request once, on its own dispatch. A forward or include within it, its
-	 * asynchronous dispatches and its error page are the same request, already decided
-	 * (its final status settles it), so they go on untouched, as
-	 * {@link OncePerRequestFilter} would let them, but for a forward or include within an
-	 * error page or an asynchronous dispatch, which it would decide again. Without that
-	 * filter's bookkeeping either: an attribute set and removed on every request.
-	 */
-	@Override
-	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-			throws ServletException, IOException {
-		if (request.getDispatcherType() == DispatcherType.REQUEST && request instanceof HttpServletRequest httpRequest
-				&& response instanceof HttpServletResponse httpResponse) {
-			doFilterInternal(httpRequest, httpResponse, chain);
-		}
-		else {
-			chain.doFilter(request, response);
-		}
 	}
 
 	@Override

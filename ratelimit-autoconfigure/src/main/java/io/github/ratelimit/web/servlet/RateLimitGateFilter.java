@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
 import org.springframework.util.Assert;
-import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.pattern.PathPattern;
 
 import io.github.ratelimit.core.AddressGate;
@@ -58,7 +54,7 @@ import io.github.ratelimit.web.RequestLifecycle;
  * balancer's address must not take healthy instances out of service. Anything unexpected
  * lets the request through: the gate never answers 500.
  */
-public final class RateLimitGateFilter extends OncePerRequestFilter {
+public final class RateLimitGateFilter extends OwnDispatchFilter {
 
 	/**
 	 * The request attribute holding the gate's {@link Decision} of the request's
@@ -185,23 +181,6 @@ public final class RateLimitGateFilter extends OncePerRequestFilter {
 		this.limiter = limiter;
 		this.loginAttempts = (limiter != null && limiter.protectsLogins()) ? loginAttempts : null;
 		this.cors = cors;
-	}
-
-	/**
-	 * Runs on a request's own dispatch only, as {@link RateLimitFilter#doFilter} does,
-	 * without the bookkeeping of {@link OncePerRequestFilter} (an attribute set and
-	 * removed on every request).
-	 */
-	@Override
-	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-			throws ServletException, IOException {
-		if (request.getDispatcherType() == DispatcherType.REQUEST && request instanceof HttpServletRequest httpRequest
-				&& response instanceof HttpServletResponse httpResponse) {
-			doFilterInternal(httpRequest, httpResponse, chain);
-		}
-		else {
-			chain.doFilter(request, response);
-		}
 	}
 
 	@Override
