@@ -324,30 +324,7 @@ public final class RateLimitMetrics implements DecisionListener, MeterBinder {
 		return store.name();
 	}
 
-	// looked up on every decision: compared and hashed by hand, its tags being the same
-	// few strings every time, rather than by the record's generic methods
 	private record DecisionKey(String outcome, String scope, String tier, String group, String mode) {
-
-		@Override
-		public boolean equals(@Nullable Object other) {
-			return this == other || (other instanceof DecisionKey key && same(this.outcome, key.outcome)
-					&& same(this.scope, key.scope) && same(this.tier, key.tier) && same(this.group, key.group)
-					&& same(this.mode, key.mode));
-		}
-
-		@Override
-		public int hashCode() {
-			int hash = this.outcome.hashCode();
-			hash = 31 * hash + this.scope.hashCode();
-			hash = 31 * hash + this.tier.hashCode();
-			hash = 31 * hash + this.group.hashCode();
-			return 31 * hash + this.mode.hashCode();
-		}
-
-		private static boolean same(String a, String b) {
-			return a == b || a.equals(b);
-		}
-
 	}
 
 	private record WarningKey(String code, String scope, String tier, String group) {

@@ -20,19 +20,6 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	private final Response response;
 
-	// The headers of a run: set one after the other on a response that held none, with
-	// nothing else setting or removing a header between them (the filter sets its headers
-	// in one go, before the application runs). Such a header replaces nothing but a
-	// header of the run, so the names of the others need not be compared with it; any
-	// other header takes Tomcat's removeHeader, which compares every name.
-	private final String[] run = new String[8];
-
-	private int runLength;
-
-	private int runStart;
-
-	private int sizeAfterRun = -1;
-
 	TomcatHeaders(Response response) {
 		this.response = response;
 	}
@@ -56,33 +43,8 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 			return;
 		}
 		MimeHeaders headers = this.response.getCoyoteResponse().getMimeHeaders();
-		if (headers.size() != this.sizeAfterRun) {
-			// the first header, or the headers changed since our last one: a new run
-			this.runStart = headers.size();
-			this.runLength = 0;
-		}
-		if (this.runStart > 0 || inRun(name)) {
-			headers.removeHeader(name);
-		}
+		headers.removeHeader(name);
 		headers.addValue(nameBytes, 0, nameBytes.length).setBytes(valueBytes, 0, valueBytes.length);
-		if (this.runLength < this.run.length) {
-			this.run[this.runLength++] = name;
-			this.sizeAfterRun = headers.size();
-		}
-		else {
-			this.sizeAfterRun = -1;
-		}
-	}
-
-	// whether this run set a header of that name already
-	private boolean inRun(String name) {
-		for (int i = 0; i < this.runLength; i++) {
-			String set = this.run[i];
-			if (set == name || set.equalsIgnoreCase(name)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
