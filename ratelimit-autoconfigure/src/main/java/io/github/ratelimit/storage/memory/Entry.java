@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketState;
+import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.VerboseResult;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,8 @@ import io.github.ratelimit.policy.TokenBucket;
 /**
  * The state of one key: a Bucket4j bucket for the limit's token buckets. Limits that
  * count quotas or permits get a {@link CountingEntry}; the rest stay this small, since
- * most keys are plain buckets.
+ * most keys are plain buckets. The bucket does not synchronize
+ * ({@link LimitLayout#newBucket}): every use of it holds this entry's monitor.
  */
 class Entry {
 
@@ -59,13 +61,13 @@ class Entry {
 	/**
 	 * Tries to take the check's share, all of it or nothing, and records what was found.
 	 */
-	void take(Attempt attempt, long nowMillis) {
+	synchronized void take(Attempt attempt, long nowMillis) {
 		attempt.had = takeTokens(attempt);
 		attempt.took = attempt.had;
 	}
 
 	/** Records what each item holds for the check's cost, taking nothing. */
-	void peek(Attempt attempt, long nowMillis) {
+	synchronized void peek(Attempt attempt, long nowMillis) {
 		attempt.had = peekTokens(attempt);
 		attempt.took = false;
 	}
@@ -94,7 +96,7 @@ class Entry {
 	 * Copies this entry's state into a fresh entry of the same shape (an inspection of an
 	 * older limit).
 	 */
-	void copyTo(Entry fresh) {
+	synchronized void copyTo(Entry fresh) {
 		if (this.bucket != null && fresh.bucket != null) {
 			long missing = fresh.bucket.getAvailableTokens() - this.bucket.getAvailableTokens();
 			if (missing > 0) {
@@ -104,7 +106,7 @@ class Entry {
 	}
 
 	/** Gives back what {@code attempt} took (a later check refused the request). */
-	void giveBack(Attempt attempt) {
+	synchronized void giveBack(Attempt attempt) {
 		giveBackTokens(attempt);
 		attempt.took = false;
 	}
@@ -113,7 +115,7 @@ class Entry {
 	 * Gives back a cost an admitted request took earlier (its response was not one the
 	 * limit counts): the token buckets get it back up to their capacity.
 	 */
-	void refund(long cost, long nowMillis) {
+	synchronized void refund(long cost, long nowMillis) {
 		if (this.bucket != null) {
 			this.bucket.addTokens(cost);
 		}
@@ -131,6 +133,9 @@ class Entry {
 		}
 		long cost = attempt.check.cost();
 		long maxWaitNanos = attempt.maxWaitNanos();
+		if (maxWaitNanos == 0 && this.layout.oneTokenBucket()) {
+			return takeFromOne(bucket, attempt, cost);
+		}
 		VerboseResult<Boolean> result = (maxWaitNanos > 0)
 				? bucket.asBlocking().asVerbose().tryConsumeUninterruptibly(cost, maxWaitNanos, attempt)
 				: bucket.asVerbose().tryConsume(cost);
@@ -151,6 +156,25 @@ class Entry {
 			// a bucket past half spent is what the size bound must not forget (it would
 			// come back full): every read of it is recorded, which keeps it ahead of
 			// keys seen once
+			this.recordedNanos = RECORD_NEXT_READ;
+		}
+		return took;
+	}
+
+	// most limits: one bucket, no wait. Its probe allocates at most itself (a verbose
+	// take copies the state)
+	private boolean takeFromOne(Bucket bucket, Attempt attempt, long cost) {
+		ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(cost);
+		boolean took = probe.isConsumed();
+		// the probe reports no fewer than 0: a bucket in debt (a wait reserved its
+		// tokens) is read again, and is short all the same
+		long found = took ? probe.getRemainingTokens() + cost : Math.min(cost - 1,
+				(probe.getRemainingTokens() > 0) ? probe.getRemainingTokens() : bucket.getAvailableTokens());
+		int item = this.layout.tokenBucketItem();
+		attempt.found[item] = found;
+		TokenBucket tokens = (TokenBucket) this.layout.bandwidths().get(item);
+		long left = took ? found - cost : found;
+		if (!took || left < tokens.capacity() - tokens.capacity() / 2) {
 			this.recordedNanos = RECORD_NEXT_READ;
 		}
 		return took;
@@ -198,7 +222,7 @@ class Entry {
 	 * How long until the token buckets are full, read from the bucket (which may be in
 	 * debt).
 	 */
-	final long tokensFullNanos() {
+	final synchronized long tokensFullNanos() {
 		Bucket bucket = this.bucket;
 		if (bucket == null) {
 			return 1;

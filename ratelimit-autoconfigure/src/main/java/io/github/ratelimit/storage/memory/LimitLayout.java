@@ -7,6 +7,7 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConfigurationBuilder;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.local.LocalBucketBuilder;
+import io.github.bucket4j.local.SynchronizationStrategy;
 import org.jspecify.annotations.Nullable;
 
 import io.github.ratelimit.policy.Bandwidth;
@@ -60,6 +61,10 @@ final class LimitLayout {
 
 	private final @Nullable BucketConfiguration tokenBuckets;
 
+	private final boolean oneTokenBucket;
+
+	private final int tokenBucketItem;
+
 	private final long idleNanos;
 
 	private final long readSlackNanos;
@@ -72,6 +77,7 @@ final class LimitLayout {
 		this.slots = new int[this.bandwidths.size()];
 		ConfigurationBuilder builder = BucketConfiguration.builder();
 		int buckets = 0;
+		int tokenBucketItem = -1;
 		int quotas = 0;
 		int counters = 0;
 		long permits = 0;
@@ -80,6 +86,7 @@ final class LimitLayout {
 			Bandwidth item = this.bandwidths.get(i);
 			if (item instanceof TokenBucket bucket) {
 				this.slots[i] = buckets++;
+				tokenBucketItem = i;
 				builder.addLimit((limit) -> limit.capacity(bucket.capacity())
 					.refillGreedy(bucket.refillTokens(), bucket.period()));
 				idleMillis = Math.max(idleMillis, bucket.millisToRefill(bucket.capacity()));
@@ -106,6 +113,8 @@ final class LimitLayout {
 		this.slidingOrLeaky = counters > quotas * QUOTA_COUNTERS;
 		this.permits = permits;
 		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
+		this.oneTokenBucket = buckets == 1;
+		this.tokenBucketItem = tokenBucketItem;
 		// an emptied bucket is full again after this: forgetting it then changes nothing
 		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
 		this.readSlackNanos = Math.min(MAX_READ_SLACK_NANOS, this.idleNanos / 4);
@@ -117,6 +126,16 @@ final class LimitLayout {
 	 */
 	@Nullable BucketConfiguration tokenBuckets() {
 		return this.tokenBuckets;
+	}
+
+	/** Whether the limit has exactly one token bucket (most limits). */
+	boolean oneTokenBucket() {
+		return this.oneTokenBucket;
+	}
+
+	/** The item of the last token bucket, -1 when the limit has none. */
+	int tokenBucketItem() {
+		return this.tokenBucketItem;
 	}
 
 	/**
@@ -182,13 +201,17 @@ final class LimitLayout {
 
 	/**
 	 * A new Bucket4j bucket of the token buckets, full; {@code null} when the limit has
-	 * none.
+	 * none. It does not synchronize: its {@link Entry} guards it with its own monitor,
+	 * which it holds for more than the bucket anyway, and a bucket changed in place
+	 * allocates nothing per take (a lock-free one copies its state twice).
 	 */
 	@Nullable Bucket newBucket(TimeMeter timeMeter) {
 		if (this.tokenBuckets == null) {
 			return null;
 		}
-		LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(timeMeter);
+		LocalBucketBuilder builder = Bucket.builder()
+			.withCustomTimePrecision(timeMeter)
+			.withSynchronizationStrategy(SynchronizationStrategy.NONE);
 		for (io.github.bucket4j.Bandwidth bandwidth : this.tokenBuckets.getBandwidths()) {
 			builder.addLimit(bandwidth);
 		}

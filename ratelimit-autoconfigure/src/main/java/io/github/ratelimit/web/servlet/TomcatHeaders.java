@@ -1,11 +1,10 @@
 package io.github.ratelimit.web.servlet;
 
-import java.nio.charset.StandardCharsets;
-
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.connector.Response;
+import org.apache.tomcat.util.buf.ByteChunk;
+import org.apache.tomcat.util.buf.MessageBytes;
 import org.apache.tomcat.util.http.MimeHeaders;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Sets headers on Tomcat's own response as bytes. Through the servlet API Tomcat keeps a
@@ -13,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * encoder (and, in its constructor, a decoder) for every header name and value: for the
  * six headers of a limited response that costs more than the decision that produced them.
  * A name and value of visible ASCII are the same bytes in any charset Tomcat could use,
- * so they are handed over encoded; anything else (a control character, a non-ASCII
- * character) goes through {@link Response#setHeader}, which cleans it as it always does.
+ * so they are copied into the header's own buffers as bytes; anything else (a control
+ * character, a non-ASCII character) goes through {@link Response#setHeader}, which cleans
+ * it as it always does.
  */
 final class TomcatHeaders implements ResponseHeaders.Direct {
 
@@ -31,9 +31,7 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	@Override
 	public void accept(String name, String value) {
-		byte[] nameBytes = (name.isEmpty() || isSpecial(name)) ? null : visibleAscii(name);
-		byte[] valueBytes = (nameBytes != null) ? visibleAscii(value) : null;
-		if (nameBytes == null || valueBytes == null) {
+		if (name.isEmpty() || isSpecial(name) || !visibleAscii(name) || !visibleAscii(value)) {
 			this.response.setHeader(name, value);
 			return;
 		}
@@ -44,7 +42,9 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 		}
 		MimeHeaders headers = this.response.getCoyoteResponse().getMimeHeaders();
 		headers.removeHeader(name);
-		headers.addValue(nameBytes, 0, nameBytes.length).setBytes(valueBytes, 0, valueBytes.length);
+		MessageBytes valueBytes = headers.addValue(name);
+		copy(name, headers.getName(headers.size() - 1));
+		copy(value, valueBytes);
 	}
 
 	/**
@@ -57,20 +57,32 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 		return first == 'C' || first == 'c';
 	}
 
-	/**
-	 * The string's bytes when every character is visible ASCII, a space or a tab; a new
-	 * array each time, never shared between responses: Tomcat keeps it until the response
-	 * is recycled, and a recycled buffer of its own may be written into when it is
-	 * reused.
-	 */
-	private static byte @Nullable [] visibleAscii(String value) {
+	/** Whether every character is visible ASCII, a space or a tab. */
+	private static boolean visibleAscii(String value) {
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
 			if ((c < 0x20 && c != '\t') || c > 0x7e) {
-				return null;
+				return false;
 			}
 		}
-		return value.getBytes(StandardCharsets.ISO_8859_1);
+		return true;
+	}
+
+	/**
+	 * Puts the bytes of a visible ASCII string into the header's own buffer, the one
+	 * Tomcat keeps with the header from response to response and writes a
+	 * {@code Content-Length} into ({@link MessageBytes#setLong}): no array per header,
+	 * and none handed over that another response could write into.
+	 */
+	private static void copy(String ascii, MessageBytes target) {
+		int length = ascii.length();
+		ByteChunk chunk = target.getByteChunk();
+		chunk.allocate(length, -1);
+		byte[] buffer = chunk.getBuffer();
+		for (int i = 0; i < length; i++) {
+			buffer[i] = (byte) ascii.charAt(i);
+		}
+		target.setBytes(buffer, 0, length);
 	}
 
 }

@@ -128,6 +128,32 @@ class InMemoryRateLimitStoreTests {
 	}
 
 	@Test
+	void oneBucketReportsWhatItFoundAndTheWaitsOfARefusal() {
+		LimitCheck check = check("10/1m", "one", 10);
+		assertThat(this.store.decide(List.of(check)).results().get(0).bandwidths())
+			.containsExactly(new BandwidthResult(0, 0, 60_000, 60_000));
+		this.time.advance(Duration.ofSeconds(30));
+		StoreDecision refused = this.store.decide(List.of(check));
+		assertThat(refused.admitted()).isFalse();
+		assertThat(refused.results().get(0).bandwidths())
+			.containsExactly(new BandwidthResult(5, 30_000, 30_000, 30_000));
+	}
+
+	@Test
+	void aRefusalOfABucketInDebtWaitsForTheDebtToo() {
+		Policy policy = new Policy("t", Dimension.USER, "default", LimitParser.parse("10/1m"));
+		this.store.decide(List.of(LimitCheck.enforced(policy, "debt", 10)));
+		// a request that may wait reserves three tokens the bucket has yet to refill
+		LimitCheck waiting = new LimitCheck(policy, "debt", 3, true, 30_000);
+		assertThat(this.store.decide(List.of(waiting)).waitMillis()).isEqualTo(18_000);
+		StoreDecision refused = this.store.decide(List.of(LimitCheck.enforced(policy, "debt", 1)));
+		assertThat(refused.admitted()).isFalse();
+		// four tokens away: the three reserved and its own
+		assertThat(refused.results().get(0).bandwidths())
+			.containsExactly(new BandwidthResult(0, 24_000, 78_000, 24_000));
+	}
+
+	@Test
 	void checkThatIsNotEnforcedIsMeasuredButNeverRefuses() {
 		LimitCheck enforced = check("10/1m", "e", 1);
 		LimitCheck spent = check("1/1h", "o", 1);

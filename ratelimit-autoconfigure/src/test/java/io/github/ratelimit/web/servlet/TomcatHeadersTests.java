@@ -25,7 +25,7 @@ class TomcatHeadersTests {
 	private final TomcatHeaders headers = new TomcatHeaders(this.response);
 
 	@Test
-	void visibleAsciiIsHandedToTomcatEncodedAndReadsBackUnchanged() {
+	void visibleAsciiIsGivenToTomcatEncodedAndReadsBackUnchanged() {
 		String policy = "\"anonymous-ip-default-1m\";q=60;w=60, \"backstop-ip-default\";q=6000;w=60";
 		this.headers.accept("RateLimit-Policy", policy);
 		this.headers.accept("X-RateLimit-Remaining", "59");
@@ -33,6 +33,20 @@ class TomcatHeadersTests {
 		assertThat(value("RateLimit-Policy").getType()).isEqualTo(MessageBytes.T_BYTES);
 		assertThat(this.response.getHeader("RateLimit-Policy")).isEqualTo(policy);
 		assertThat(this.response.getHeader("x-ratelimit-remaining")).isEqualTo("59");
+	}
+
+	@Test
+	void theNextResponseWritesIntoTheBuffersTomcatKeptAndReadsBackOnlyItsOwnBytes() {
+		this.headers.accept("RateLimit", "\"anonymous-ip-default-1m\";r=59;t=1");
+		byte[] kept = value("RateLimit").getByteChunk().getBuffer();
+		this.response.getCoyoteResponse().recycle();
+		this.headers.accept("RateLimit", "\"a\";r=0;t=1");
+		assertThat(value("RateLimit").getByteChunk().getBuffer()).isSameAs(kept);
+		assertThat(this.response.getHeader("RateLimit")).isEqualTo("\"a\";r=0;t=1");
+		// Tomcat writes a Content-Length into a kept buffer too: what we wrote is copied
+		this.response.getCoyoteResponse().recycle();
+		this.response.getCoyoteResponse().getMimeHeaders().setValue("Content-Length").setLong(1234567);
+		assertThat(this.response.getCoyoteResponse().getMimeHeaders().getHeader("Content-Length")).isEqualTo("1234567");
 	}
 
 	@Test
