@@ -17,9 +17,10 @@ import io.github.ratelimit.storage.RateLimitStore;
 import io.github.ratelimit.storage.StoreDecision;
 
 /**
- * Buckets in this JVM: Bucket4j lock-free local buckets in two Caffeine maps, each
- * bounded on its own so a flood of new identities cannot exhaust the heap, nor evict what
- * another kind of caller has spent:
+ * Buckets in this JVM: Bucket4j local buckets, each changed in place under its entry's
+ * monitor ({@code LimitLayout#newBucket}), in two Caffeine maps, each bounded on its own
+ * so a flood of new identities cannot exhaust the heap, nor evict what another kind of
+ * caller has spent:
  * <ul>
  * <li>the <em>address</em> partition ({@link Dimension#IP}, whatever the tier: anonymous
  * callers' limits and the per-address backstop), bounded by
