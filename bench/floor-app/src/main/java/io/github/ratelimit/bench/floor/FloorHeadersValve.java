@@ -20,7 +20,7 @@ final class FloorHeadersValve extends ValveBase {
 	// arrays shared by every response: Tomcat may encode a header of its own into the
 	// buffer a recycled header field kept, so this holds only because these six are the
 	// first headers of every response (their fields are never Tomcat's); the limiter
-	// hands Tomcat fresh arrays
+	// copies its bytes into the buffers Tomcat keeps with the fields
 	private static final byte[][] HEADERS = {
 			bytes("X-Request-Id"), bytes("2d6dd7ed21ec295f"),
 			bytes("RateLimit-Policy"),
