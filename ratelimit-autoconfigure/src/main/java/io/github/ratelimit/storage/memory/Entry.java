@@ -133,8 +133,9 @@ class Entry {
 		}
 		long cost = attempt.check.cost();
 		long maxWaitNanos = attempt.maxWaitNanos();
-		if (maxWaitNanos == 0 && this.layout.oneTokenBucket()) {
-			return takeFromOne(bucket, attempt, cost);
+		int only = this.layout.onlyTokenBucketItem();
+		if (maxWaitNanos == 0 && only >= 0) {
+			return takeFromOne(bucket, attempt, cost, only);
 		}
 		VerboseResult<Boolean> result = (maxWaitNanos > 0)
 				? bucket.asBlocking().asVerbose().tryConsumeUninterruptibly(cost, maxWaitNanos, attempt)
@@ -147,37 +148,40 @@ class Entry {
 			if (items.get(i) instanceof TokenBucket tokens) {
 				long left = state.getCurrentSize(this.layout.slot(i));
 				attempt.found[i] = left + (took ? cost : 0);
-				// fewer than half left, rounded up: a bucket of one token once it is
-				// taken
-				spent |= left < tokens.capacity() - tokens.capacity() / 2;
+				spent |= pastHalf(tokens, left);
 			}
 		}
 		if (spent) {
-			// a bucket past half spent is what the size bound must not forget (it would
-			// come back full): every read of it is recorded, which keeps it ahead of
-			// keys seen once
-			this.recordedNanos = RECORD_NEXT_READ;
+			recordEveryRead();
 		}
 		return took;
 	}
 
 	// most limits: one bucket, no wait. Its probe allocates at most itself (a verbose
 	// take copies the state)
-	private boolean takeFromOne(Bucket bucket, Attempt attempt, long cost) {
+	private boolean takeFromOne(Bucket bucket, Attempt attempt, long cost, int item) {
 		ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(cost);
 		boolean took = probe.isConsumed();
+		long remaining = probe.getRemainingTokens();
 		// the probe reports no fewer than 0: a bucket in debt (a wait reserved its
 		// tokens) is read again, and is short all the same
-		long found = took ? probe.getRemainingTokens() + cost : Math.min(cost - 1,
-				(probe.getRemainingTokens() > 0) ? probe.getRemainingTokens() : bucket.getAvailableTokens());
-		int item = this.layout.tokenBucketItem();
-		attempt.found[item] = found;
-		TokenBucket tokens = (TokenBucket) this.layout.bandwidths().get(item);
-		long left = took ? found - cost : found;
-		if (!took || left < tokens.capacity() - tokens.capacity() / 2) {
-			this.recordedNanos = RECORD_NEXT_READ;
+		long left = (took || remaining > 0) ? remaining : Math.min(cost - 1, bucket.getAvailableTokens());
+		attempt.found[item] = left + (took ? cost : 0);
+		if (!took || pastHalf((TokenBucket) this.layout.bandwidths().get(item), left)) {
+			recordEveryRead();
 		}
 		return took;
+	}
+
+	// fewer than half left, rounded up: a bucket of one token once it is taken
+	private static boolean pastHalf(TokenBucket tokens, long left) {
+		return left < tokens.capacity() - tokens.capacity() / 2;
+	}
+
+	// a bucket past half spent is what the size bound must not forget (it would come
+	// back full): every read of it is recorded, which keeps it ahead of keys seen once
+	private void recordEveryRead() {
+		this.recordedNanos = RECORD_NEXT_READ;
 	}
 
 	final void giveBackTokens(Attempt attempt) {

@@ -61,9 +61,7 @@ final class LimitLayout {
 
 	private final @Nullable BucketConfiguration tokenBuckets;
 
-	private final boolean oneTokenBucket;
-
-	private final int tokenBucketItem;
+	private final int onlyTokenBucketItem;
 
 	private final long idleNanos;
 
@@ -113,8 +111,7 @@ final class LimitLayout {
 		this.slidingOrLeaky = counters > quotas * QUOTA_COUNTERS;
 		this.permits = permits;
 		this.tokenBuckets = (buckets > 0) ? builder.build() : null;
-		this.oneTokenBucket = buckets == 1;
-		this.tokenBucketItem = tokenBucketItem;
+		this.onlyTokenBucketItem = (buckets == 1) ? tokenBucketItem : -1;
 		// an emptied bucket is full again after this: forgetting it then changes nothing
 		this.idleNanos = Math.max(1, idleMillis) * 1_000_000L;
 		this.readSlackNanos = Math.min(MAX_READ_SLACK_NANOS, this.idleNanos / 4);
@@ -128,14 +125,12 @@ final class LimitLayout {
 		return this.tokenBuckets;
 	}
 
-	/** Whether the limit has exactly one token bucket (most limits). */
-	boolean oneTokenBucket() {
-		return this.oneTokenBucket;
-	}
-
-	/** The item of the last token bucket, -1 when the limit has none. */
-	int tokenBucketItem() {
-		return this.tokenBucketItem;
+	/**
+	 * The item of the limit's token bucket when it has exactly one (most limits), else
+	 * -1.
+	 */
+	int onlyTokenBucketItem() {
+		return this.onlyTokenBucketItem;
 	}
 
 	/**
