@@ -34,7 +34,9 @@ public final class EndpointClassifier {
 	private final SingletonSupplier<List<EndpointRule>> annotated;
 
 	// asked by the gate on every request; the handlers' rules never change once found
-	private final SingletonSupplier<Boolean> countsByOutcome;
+	// worked out on first use without a lock: an event loop must not wait for it, and
+	// two threads working it out at once find the same answer
+	private volatile @Nullable Boolean countsByOutcome;
 
 	/** The cost of every configured group, those without paths included. */
 	private final Map<String, Long> groupCosts;
@@ -73,7 +75,6 @@ public final class EndpointClassifier {
 		}
 		this.groupCosts = Map.copyOf(costs);
 		this.annotated = SingletonSupplier.of(() -> sortBySpecificity(annotated.get()));
-		this.countsByOutcome = SingletonSupplier.of(() -> countsByOutcome(this.annotated.obtain()));
 	}
 
 	/**
@@ -82,7 +83,12 @@ public final class EndpointClassifier {
 	 * limits.
 	 */
 	public boolean countsByOutcome() {
-		return this.countsByOutcome.obtain();
+		Boolean counts = this.countsByOutcome;
+		if (counts == null) {
+			counts = countsByOutcome(this.annotated.obtain());
+			this.countsByOutcome = counts;
+		}
+		return counts;
 	}
 
 	private static boolean countsByOutcome(List<EndpointRule> annotated) {
@@ -160,7 +166,7 @@ public final class EndpointClassifier {
 	 * route attribute stops the start.
 	 */
 	public void prepare() {
-		this.annotated.get();
+		countsByOutcome();
 	}
 
 	/** Classifies a request by method and path within the application. */
