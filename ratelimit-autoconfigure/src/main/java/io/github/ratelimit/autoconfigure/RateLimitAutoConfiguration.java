@@ -446,6 +446,16 @@ public final class RateLimitAutoConfiguration {
 			return ReactiveCorsBeans.cors(headers, context);
 		}
 
+		/**
+		 * The application's CORS beans are looked up once they all exist, before the
+		 * first request: a burst of cold cross-origin refusals would otherwise race for
+		 * the lookup's lock on event loops.
+		 */
+		@Bean
+		SmartInitializingSingleton rateLimitReactiveCorsPreparation(ReactiveCors cors) {
+			return cors::prepare;
+		}
+
 		@Bean
 		@ConditionalOnMissingBean
 		ReactiveRateLimitFilter reactiveRateLimitFilter(RateLimitProperties properties, RateLimiter limiter,

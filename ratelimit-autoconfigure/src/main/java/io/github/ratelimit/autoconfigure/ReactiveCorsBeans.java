@@ -18,7 +18,7 @@ import io.github.ratelimit.web.reactive.ReactiveCors;
  * The application's CORS configuration on WebFlux, as the rate-limit filters apply it to
  * their refusals: its {@code CorsWebFilter} beans, its {@link CorsConfigurationSource}
  * beans (Spring Security's {@code cors()} uses them) and the handler mappings. Looked up
- * at the first refusal of a cross-origin request, once every bean exists.
+ * once every bean exists, before the first request ({@link ReactiveCors#prepare()}).
  */
 final class ReactiveCorsBeans {
 

@@ -6,6 +6,10 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.reactive.CorsWebFilter;
+import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 
 import io.github.ratelimit.http.RateLimitHeaders;
 import io.github.ratelimit.web.ExposedHeaders;
@@ -51,6 +55,36 @@ class RateLimitCorsAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasSingleBean(ReactiveCors.class)
 				.getBean(ReactiveCors.class)
 				.isSameAs(context.getBean("userReactiveCors")));
+	}
+
+	@Test
+	void reactiveAppsLookUpTheApplicationsCorsBeansBeforeTheFirstRequest() {
+		// a lazy bean exists after the start only if something asked for it: the first
+		// cross-origin refusals, on event loops, must not be the ones to look it up
+		this.reactive.withUserConfiguration(LazyApplicationCors.class)
+			.run((context) -> assertThat(context.getBeanFactory().containsSingleton("applicationCorsFilter"))
+				.as("the application's CorsWebFilter was looked up at the start")
+				.isTrue());
+	}
+
+	@Test
+	void reactiveAppsLeaveTheApplicationsLazyBeansAloneWithoutTheirCorsSupport() {
+		this.reactive.withUserConfiguration(LazyApplicationCors.class, UserCors.class)
+			.run((context) -> assertThat(context.getBeanFactory().containsSingleton("applicationCorsFilter"))
+				.isFalse());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LazyApplicationCors {
+
+		@Bean
+		@Lazy
+		CorsWebFilter applicationCorsFilter() {
+			UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+			source.registerCorsConfiguration("/**", new CorsConfiguration().applyPermitDefaultValues());
+			return new CorsWebFilter(source);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

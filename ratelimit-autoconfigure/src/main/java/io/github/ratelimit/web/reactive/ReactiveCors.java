@@ -64,11 +64,11 @@ public final class ReactiveCors {
 	 * Creates the CORS support of the filters.
 	 * @param exposed our headers, exposed to scripts
 	 * @param corsFilters the application's CORS filters (such as {@code CorsWebFilter}
-	 * beans), asked for at the first refusal
-	 * @param sources the application's CORS configuration sources, asked for at the first
-	 * refusal
-	 * @param handlerMappings the dispatcher's handler mappings, in order, asked for at
-	 * the first refusal
+	 * beans), asked for by {@link #prepare()} or at the first refusal
+	 * @param sources the application's CORS configuration sources, asked for by
+	 * {@link #prepare()} or at the first refusal
+	 * @param handlerMappings the dispatcher's handler mappings, in order, asked for by
+	 * {@link #prepare()} or at the first refusal
 	 */
 	public ReactiveCors(ExposedHeaders exposed, Supplier<List<WebFilter>> corsFilters,
 			Supplier<List<CorsConfigurationSource>> sources, Supplier<List<HandlerMapping>> handlerMappings) {
@@ -91,6 +91,17 @@ public final class ReactiveCors {
 	 */
 	public static ReactiveCors exposingOnly(ExposedHeaders exposed) {
 		return new ReactiveCors(exposed, List::of, List::of, List::of);
+	}
+
+	/**
+	 * Looks up the application's CORS filters, sources and handler mappings now, once
+	 * every bean exists, so that the first cross-origin refusals, on event loops, find
+	 * them resolved instead of racing to look them up (a lookup takes a lock).
+	 */
+	public void prepare() {
+		this.corsFilters.get();
+		this.sources.get();
+		this.handlerMappings.get();
 	}
 
 	/**
