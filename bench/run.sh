@@ -32,7 +32,9 @@
 #     redis-script-one is redis-script checking one bucket per request (bench/sample-one-bucket.yml: the
 #     tier limit, no per-address backstop), like floor-script. Not in the default list: floor-headers, the
 #     floor app sending the sample's rate-limit headers as fixed bytes and deciding nothing (what the
-#     headers cost on the wire and in wrk). The references a subset needs (off, floor-off) run whether
+#     headers cost on the wire and in wrk), and floor-memory, the floor app taking one token from each of
+#     two Bucket4j local buckets of the address in a Caffeine map (the cheapest in-memory limiter of the
+#     sample's two limits, without headers). The references a subset needs (off, floor-off) run whether
 #     listed or not
 #   JAVA_OPTS [-Xms512m -Xmx512m]  START_TIMEOUT [60] (seconds)  REDIS_BENCH_N [20000 x DURATION s]
 #   SAMPLE_JAR, PEER_JAR, FLOOR_JAR: use these jars instead of building the sample app, the peer app, the
@@ -164,7 +166,7 @@ REDIS_BENCH_N=${REDIS_BENCH_N:-$((DURATION_S < 1 ? 20000 : DURATION_S * 20000))}
 for variant in $VARIANTS; do
 	case "$variant" in
 		off | memory | redis-script | redis-script-nohot | redis-script-one | redis-bucket4j | peer-memory | peer-redis) ;;
-		floor-off | floor-headers | floor-ping | floor-script) ;;
+		floor-off | floor-headers | floor-ping | floor-script | floor-memory) ;;
 		*) die "unknown variant '$variant'" ;;
 	esac
 done
@@ -940,6 +942,7 @@ report() {
 	echo "         floor-*: bench/floor-app, a bare filter making per request nothing (off), one PING (ping) or one EVALSHA of a"
 	echo "         single-key token bucket keyed by the client address (script), through Spring Data Redis (Lettuce); admitted paths only;"
 	echo "         floor-headers: no trip, the sample's rate-limit headers on the admitted path as fixed bytes (what sending them costs)"
+	echo "         floor-memory: no trip, one token from each of the address's two Bucket4j local buckets in a Caffeine map, no headers"
 	echo
 	# a saturated path admits its 50 tokens and what refills during the warm-up (50/1m), a little margin
 	awk -F'\t' -v rounds="$ROUNDS" -v variants="$VARIANTS" -v checks="$CHECKS" -v keys="$KEYS" \
@@ -1129,6 +1132,9 @@ report() {
 			split("admitted-many admitted-hot", ap, " ")
 			for (i = 1; i <= 2; i++) {
 				p = ap[i]
+				# what the cheapest in-memory limiter of the same two buckets reaches on this machine
+				q = medq(ratio, "memory", p, "floor-memory", p)
+				if (q != "") target("info: memory x off over floor-memory x floor-off, " p, sprintf("%.2f (%.2f / %.2f)", q, med(ratio, "memory", p), med(ratio, "floor-memory", p)), "")
 				x = med(dp99, "memory", p)
 				if (x != "") target("memory: added p99 < 1 ms, " p, sprintf("%+.2f ms", x), verdict(x < 1))
 				# quotients of the paired ratios (each x the off runs right before and after it): raw req/s of

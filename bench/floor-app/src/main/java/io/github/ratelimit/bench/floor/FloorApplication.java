@@ -11,7 +11,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The floor of the HTTP load comparison: the benchmark's endpoints behind a bare filter
- * that makes at most one Redis trip per request ({@code floor.mode=off|headers|ping|script}, see
+ * that makes at most one Redis trip per request ({@code floor.mode=off|headers|ping|script|memory}, see
  * {@link FloorFilter}). Redis is {@code REDIS_URL} (required: the benchmark passes its
  * own server). See bench/README.md.
  */

@@ -20,8 +20,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * A bare one-trip filter: per request nothing, one blocking {@code PING}, or one blocking
  * {@code EVALSHA} of {@code floor-token-bucket.lua} keyed by the client address, all
  * through Spring Data Redis ({@link StringRedisTemplate} on Boot's Lettuce connection
- * factory, one shared connection). No identity rules, headers, metrics or failure
- * handling: what is left is the price of the trip itself.
+ * factory, one shared connection); or, with no trip, one token from each of the address's
+ * two local buckets ({@link FloorBuckets}). No identity rules, headers, metrics or failure
+ * handling: what is left is the price of the trip, or of the buckets, itself.
  */
 final class FloorFilter implements Filter {
 
@@ -39,6 +40,8 @@ final class FloorFilter implements Filter {
 
 	private final StringRedisTemplate redis;
 
+	private final FloorBuckets buckets = new FloorBuckets(Long.parseLong(CAPACITY), Long.parseLong(PERIOD_MS));
+
 	FloorFilter(FloorMode mode, StringRedisTemplate redis) {
 		this.mode = mode;
 		this.redis = redis;
@@ -52,6 +55,15 @@ final class FloorFilter implements Filter {
 			case PING -> {
 				this.redis.execute(PING);
 				chain.doFilter(request, response);
+			}
+			case MEMORY -> {
+				String address = clientAddress((HttpServletRequest) request);
+				if (this.buckets.take("tier:" + address) && this.buckets.take("backstop:" + address)) {
+					chain.doFilter(request, response);
+				}
+				else {
+					((HttpServletResponse) response).setStatus(429);
+				}
 			}
 			case SCRIPT -> {
 				String key = "floor:" + clientAddress((HttpServletRequest) request);

@@ -21,14 +21,21 @@ enum FloorMode {
 	 * One blocking {@code EVALSHA} of a single-key token bucket: the cheapest one-trip
 	 * limiter.
 	 */
-	SCRIPT;
+	SCRIPT,
+
+	/**
+	 * No trip: one token from each of two Bucket4j local buckets of the client address
+	 * (the sample's tier limit and backstop) in a bounded Caffeine map ({@link FloorBuckets}):
+	 * the cheapest in-memory limiter of the sample's two limits, without headers.
+	 */
+	MEMORY;
 
 	static FloorMode of(String value) {
 		try {
 			return valueOf(value.trim().toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("floor.mode must be off, headers, ping or script (got '" + value + "')", ex);
+			throw new IllegalArgumentException("floor.mode must be off, headers, ping, script or memory (got '" + value + "')", ex);
 		}
 	}
 
