@@ -31,7 +31,7 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 
 	@Override
 	public void accept(String name, String value) {
-		if (name.isEmpty() || isSpecial(name) || !visibleAscii(name) || !visibleAscii(value)) {
+		if (name.isEmpty() || isSpecial(name)) {
 			this.response.setHeader(name, value);
 			return;
 		}
@@ -43,8 +43,11 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 		MimeHeaders headers = this.response.getCoyoteResponse().getMimeHeaders();
 		headers.removeHeader(name);
 		MessageBytes valueBytes = headers.addValue(name);
-		copy(name, headers.getName(headers.size() - 1));
-		copy(value, valueBytes);
+		// checked as copied: one pass over each name and value
+		if (!copy(name, headers.getName(headers.size() - 1)) || !copy(value, valueBytes)) {
+			headers.removeHeader(name);
+			this.response.setHeader(name, value);
+		}
 	}
 
 	/**
@@ -57,32 +60,28 @@ final class TomcatHeaders implements ResponseHeaders.Direct {
 		return first == 'C' || first == 'c';
 	}
 
-	/** Whether every character is visible ASCII, a space or a tab. */
-	private static boolean visibleAscii(String value) {
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if ((c < 0x20 && c != '\t') || c > 0x7e) {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	/**
-	 * Puts the bytes of a visible ASCII string into the header's own buffer, the one
-	 * Tomcat keeps with the header from response to response and writes a
+	 * Puts the bytes of a string of visible ASCII, spaces and tabs into the header's own
+	 * buffer, the one Tomcat keeps with the header from response to response and writes a
 	 * {@code Content-Length} into ({@link MessageBytes#setLong}): no array per header,
 	 * and none handed over that another response could write into.
+	 * @return {@code false}, with the header left half written, at a control or non-ASCII
+	 * character: the caller hands the header to the servlet API, which cleans it
 	 */
-	private static void copy(String ascii, MessageBytes target) {
-		int length = ascii.length();
+	private static boolean copy(String text, MessageBytes target) {
+		int length = text.length();
 		ByteChunk chunk = target.getByteChunk();
 		chunk.allocate(length, -1);
 		byte[] buffer = chunk.getBuffer();
 		for (int i = 0; i < length; i++) {
-			buffer[i] = (byte) ascii.charAt(i);
+			char c = text.charAt(i);
+			if ((c < 0x20 && c != '\t') || c > 0x7e) {
+				return false;
+			}
+			buffer[i] = (byte) c;
 		}
 		target.setBytes(buffer, 0, length);
+		return true;
 	}
 
 }

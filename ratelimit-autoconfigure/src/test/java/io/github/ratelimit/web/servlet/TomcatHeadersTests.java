@@ -99,6 +99,17 @@ class TomcatHeadersTests {
 	}
 
 	@Test
+	void aValueTheServletApiMustCleanReplacesOneOfOursAndLeavesNoHalfWrittenHeader() {
+		this.headers.accept("RateLimit", "\"a\";r=1;t=1");
+		this.headers.accept("RateLimit", "\"caf\u00e9\";r=0;t=1");
+		this.headers.accept("X-Caf\u00e9", "1");
+		assertThat(this.response.getHeaders("RateLimit")).containsExactly("\"caf\u00e9\";r=0;t=1");
+		assertThat(value("RateLimit").getType()).isEqualTo(MessageBytes.T_STR);
+		assertThat(this.response.getHeaders("X-Caf\u00e9")).containsExactly("1");
+		assertThat(this.response.getCoyoteResponse().getMimeHeaders().size()).isEqualTo(2);
+	}
+
+	@Test
 	void aCommittedResponseIsLeftAlone() {
 		this.response.getCoyoteResponse().setCommitted(true);
 		this.headers.accept("X-RateLimit-Remaining", "59");
