@@ -33,9 +33,10 @@ public final class EndpointClassifier {
 
 	private final SingletonSupplier<List<EndpointRule>> annotated;
 
-	// asked by the gate on every request; the handlers' rules never change once found
-	// worked out on first use without a lock: an event loop must not wait for it, and
-	// two threads working it out at once find the same answer
+	// asked by the gate on every request; the handlers' rules never change once found.
+	// Worked out by prepare(), before traffic, with the rules themselves (whose first
+	// lookup takes a lock an event loop must not wait on); read without a lock after
+	// that, and two threads working it out at once find the same answer
 	private volatile @Nullable Boolean countsByOutcome;
 
 	/** The cost of every configured group, those without paths included. */
