@@ -1,5 +1,7 @@
 package io.github.ratelimit.control;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,17 @@ final class OverridesAndRules {
 
 	/** How many skipped records are remembered as logged. */
 	private static final int MAX_REPORTED_SKIPS = 1000;
+
+	private static final VarHandle SNAPSHOT;
+
+	static {
+		try {
+			SNAPSHOT = MethodHandles.lookup().findVarHandle(OverridesAndRules.class, "snapshot", Snapshot.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final PolicyRegistry registry;
 
@@ -79,7 +92,12 @@ final class OverridesAndRules {
 		if (current.overrides.isEmpty() || current.table == table) {
 			return current.overrides;
 		}
-		return recompile(current, table).overrides;
+		return recompiled(current, table);
+	}
+
+	/** The snapshot in force: what a request reads before it asks for the overrides. */
+	Snapshot snapshot() {
+		return this.snapshot;
 	}
 
 	/** Whether a rule comes from configuration (it cannot be deleted at runtime). */
@@ -118,11 +136,22 @@ final class OverridesAndRules {
 		}
 	}
 
-	private synchronized Snapshot recompile(Snapshot current, PolicyTable table) {
-		Snapshot fresh = new Snapshot(current.version, table, compile(current.overrideList, table), current.access,
-				current.overrideList);
-		this.snapshot = fresh;
-		return fresh;
+	/**
+	 * The overrides of a snapshot a request read, compiled against the table in force
+	 * since. Published for the next requests only over that very snapshot and while the
+	 * table is still in force, so a state the refresher installed meanwhile is never
+	 * overwritten with an older one; and without a lock, since a request thread (an event
+	 * loop) runs this.
+	 */
+	Overrides recompiled(Snapshot seen, PolicyTable table) {
+		Snapshot fresh = new Snapshot(seen.version, table, compile(seen.overrideList, table), seen.access,
+				seen.overrideList);
+		if (table != this.registry.current() || SNAPSHOT.compareAndSet(this, seen, fresh)) {
+			return fresh.overrides;
+		}
+		// installed meanwhile: its overrides, when they were compiled against this table
+		Snapshot installed = this.snapshot;
+		return (installed.table == table) ? installed.overrides : fresh.overrides;
 	}
 
 	private Overrides compile(List<LimitOverride> overrides, PolicyTable table) {
@@ -141,7 +170,7 @@ final class OverridesAndRules {
 		}
 	}
 
-	private record Snapshot(long version, PolicyTable table, Overrides overrides, AccessRules access,
+	record Snapshot(long version, PolicyTable table, Overrides overrides, AccessRules access,
 			List<LimitOverride> overrideList) {
 	}
 
