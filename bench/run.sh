@@ -5,10 +5,11 @@
 # token bucket, per request), side by side in one run, on loopback, driven by wrk. Three paths: admitted
 # with 1000 client addresses (X-Forwarded-For, one per request), admitted from one address (one hot key),
 # saturated (every request refused). Each app is measured against its own limiter-off app (the reference:
-# off, floor-off for floor-*), which runs through the round beside it: right before and right after each
-# measured run of a variant, the same path runs on the reference for the same time, and the mean of the two
-# is the denominator (the machine's speed drifts by 15-25% over minutes, so only adjacent runs compare). Each warm-up of a path lasts until the JVM's JIT is quiet
-# (JIT_QUIET, JIT_MAX). Each Redis variant also counts the app's Redis trips per request (INFO commandstats
+# off, floor-off for floor-*), which runs through the round beside it: each measured run of a variant is
+# cut into short slices, each between two runs of the reference on the same path as long, each slice's
+# ratio is its req/s over the mean of those two, and the run's ratio is the median of its slices' (the
+# machine's speed drifts within seconds, so only adjacent runs compare). Each warm-up of a path lasts until
+# the JVM's JIT is quiet (JIT_QUIET, JIT_MAX). Each Redis variant also counts the app's Redis trips per request (INFO commandstats
 # around each measured run, split from what its scripts run by a MONITOR sample in the warm-up). Then
 # redis-benchmark runs the limiter's Lua script on the same Redis at the same concurrency, and (unless
 # JMH=0) the JMH RedisDecisionBenchmark: script decisions/s at JMH_THREADS threads vs redis-benchmark with
@@ -18,7 +19,9 @@
 #   --save       also write the report to bench/results/http-<date>.txt
 #   --no-build   build nothing: use the jars already built
 # Environment (defaults in brackets):
-#   DURATION [10s]: each measured wrk run   ROUNDS [2]   CONNECTIONS [32]   THREADS [2]
+#   DURATION [10s]: each measured run of a path   ROUNDS [2]   CONNECTIONS [32]   THREADS [2]
+#   SLICES [5]: the measured run of a variant is cut into this many wrk runs of whole seconds, each between
+#     two runs of its reference as long; its x own-off is the median of the slices' (see interleaved)
 #   WARMUP [min(2 x DURATION, 20s)]: the first path's warm-up in each fresh JVM (the JIT needs it)
 #   JIT_QUIET [0.1]  JIT_MAX [90]: after WARMUP (PATH_WARMUP on a later path), the warm-up goes on in 5 s
 #     steps on the same path while the JVM's JIT compiled (jstat -compiler: Time) more than JIT_QUIET
@@ -46,8 +49,9 @@
 #   BENCH_JAR: use this JMH jar instead of building it (built to bench/target/benchmarks.jar)
 # The default run takes about 40-45 minutes on 2 cores (builds included; more on a slow machine, where
 # the JITs take longer to settle); it prints its estimate first. Per variant and round: about 10 s to
-# start, WARMUP + 2 x DURATION on the first path, PATH_WARMUP + 2 x DURATION on each later path (its
-# run, then the reference's; the floor apps and redis-script-one run the two admitted paths only), each
+# start, WARMUP + about 2 x DURATION on the first path, PATH_WARMUP + about 2 x DURATION on each later
+# path (its slices and the reference's around them, one more; the floor apps and redis-script-one run the
+# two admitted paths only), each
 # warm-up plus the JIT's 0 to JIT_MAX;
 # per round, the references' start and warm-ups, and DURATION per path for off and floor-off themselves;
 # then redis-benchmark and JMH.
@@ -80,6 +84,7 @@ NOW=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 DURATION=${DURATION:-10s}
 ROUNDS=${ROUNDS:-2}
+SLICES=${SLICES:-5}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-2}
 VARIANTS=${VARIANTS:-"off memory redis-script redis-script-nohot redis-script-one redis-bucket4j peer-memory peer-redis floor-off floor-ping floor-script"}
@@ -132,6 +137,10 @@ seconds_of() {
 
 DURATION_S=$(seconds_of "$DURATION")
 [[ "$DURATION_S" =~ ^[0-9]+$ && "$DURATION_S" -gt 0 ]] || die "DURATION must look like 10s, 2m (got '$DURATION')"
+[[ "$SLICES" =~ ^[0-9]+$ && "$SLICES" -gt 0 ]] || die "SLICES must be a positive integer (got '$SLICES')"
+# whole seconds per slice: DURATION cut into SLICES, fewer when it is shorter than SLICES seconds
+SLICE_COUNT=$((SLICES < DURATION_S ? SLICES : DURATION_S))
+SLICE_S=$((DURATION_S / SLICE_COUNT))
 [[ "$ROUNDS" =~ ^[0-9]+$ && "$ROUNDS" -gt 0 ]] || die "ROUNDS must be a positive integer (got '$ROUNDS')"
 [[ "$CONNECTIONS" =~ ^[0-9]+$ && "$CONNECTIONS" -gt 0 ]] || die "CONNECTIONS must be a positive integer"
 [[ "$MANY_KEYS" =~ ^[0-9]+$ && "$MANY_KEYS" -gt 1 && "$MANY_KEYS" -le 64000 ]] || die "MANY_KEYS must be 2 to 64000 (got '$MANY_KEYS')"
@@ -415,6 +424,57 @@ run_wrk() {
 	grep '^WRK_RESULT ' "$out" | tail -n 1 | sed 's/^WRK_RESULT //' || die "no result from wrk (log: $out)"
 }
 
+# interleaved VARIANT REF PATH METHOD URL REF_URL ADDRESSES: the measured run of a variant, cut into
+# SLICE_COUNT slices of SLICE_S seconds, each between two slices of its reference on the same path (ref,
+# variant, ref, ..., ref); each slice's ratio is the variant's req/s over the mean of the reference's right
+# before and after it, and the run's ratio is the median of them. The machine's speed drifts within seconds
+# by more than the limiter costs (2 s slices of the same pair of apps ranged 0.80-1.23 on one machine): one
+# long run between two long reference runs gave one such draw per round, a median of several short ones
+# is steadier. Prints the WRK_RESULT fields of the variant's slices together (requests and errors summed,
+# req/s over their whole time, p50 and p99 the median of the slices'), then ratio, ref_rps (the
+# reference's req/s over its slices), ref_p99_us (the median of its slices'), slices, slice_ratios,
+# ref_slices (req/s, comma-separated) and ref_errors (statuses >= 400 and socket errors)
+interleaved() {
+	local variant=$1 ref=$2 path=$3 method=$4 url=$5 ref_url=$6 addresses=$7 i lines="" before after r
+	before=$(run_wrk "$ref-before-$variant" "$path" "${SLICE_S}s" "$method" "$ref_url" "$addresses" 0)
+	for ((i = 1; i <= SLICE_COUNT; i++)); do
+		r=$(run_wrk "$variant-$i" "$path" "${SLICE_S}s" "$method" "$url" "$addresses" 0)
+		after=$(run_wrk "$ref-after-$variant-$i" "$path" "${SLICE_S}s" "$method" "$ref_url" "$addresses" 0)
+		lines+="V $r"$'\n'
+		((i > 1)) || lines+="R $before"$'\n'
+		lines+="R $after"$'\n'
+	done
+	awk '
+		function median(list,    n, a, i, j, t) {
+			n = split(list, a, ",")
+			for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		function add(list, x) { return (list == "") ? x : list "," x }
+		NF < 2 { next }
+		{
+			delete f
+			for (i = 2; i <= NF; i++) { eq = index($i, "="); f[substr($i, 1, eq - 1)] = substr($i, eq + 1) }
+			if ($1 == "V") {
+				nv++; vrps[nv] = f["rps"]; req += f["requests"]; dur += f["duration_us"]
+				serr += f["status_errors"]; sockerr += f["socket_errors"]
+				p50s = add(p50s, f["p50_us"]); p99s = add(p99s, f["p99_us"])
+			} else {
+				nr++; rrps[nr] = f["rps"]; rreq += f["requests"]; rdur += f["duration_us"]
+				rerr += f["status_errors"] + f["socket_errors"]; rp99s = add(rp99s, f["p99_us"])
+				refs = add(refs, sprintf("%.0f", f["rps"]))
+			}
+		}
+		END {
+			for (i = 1; i <= nv; i++) {
+				mean = (rrps[i] + rrps[i + 1]) / 2
+				ratios = add(ratios, sprintf("%.3f", (mean > 0) ? vrps[i] / mean : 0))
+			}
+			printf "requests=%d duration_us=%d rps=%.1f p50_us=%.0f p99_us=%.0f status_errors=%d socket_errors=%d", req, dur, (dur > 0) ? req * 1e6 / dur : 0, median(p50s), median(p99s), serr, sockerr
+			printf " ratio=%.3f ref_rps=%.1f ref_p99_us=%.0f slices=%d slice_ratios=%s ref_slices=%s ref_errors=%d\n", median(ratios), (rdur > 0) ? rreq * 1e6 / rdur : 0, median(rp99s), nv, ratios, refs, rerr
+		}' <<<"$lines"
+}
+
 field() { # field NAME "k=v k=v ...": the value of k
 	local name=$1 kv
 	for kv in $2; do
@@ -496,8 +556,9 @@ RESULTS="$WORK/results.tsv" # round variant path rps p50_us p99_us requests stat
 #                             measured run and keys in the warm-up's sample, see command_trips; - without Redis)
 #                             store-failures (lines of the app's log in the run, +1 when its breaker was open
 #                             at the start) unsampled (commands counted as trips that the MONITOR sample missed)
-#                             ref_rps ref_p99_us (the mean of the reference's runs right before and right after
-#                             it on the same path; - for the references themselves)
+#                             ref_rps ref_p99_us ratio (the reference's req/s over its slices interleaved with the
+#                             variant's, the median of their p99s, the median of the slices' ratios; see
+#                             interleaved; - for the references themselves)
 CHECKS="$WORK/checks.tsv" # round variant path requests s200 s429 sother (warm-up, counted)
 KEYS="$WORK/keys.tsv"     # round variant key-summary
 JITS="$WORK/jit.tsv"      # round name extra-seconds settled (1: the JIT was quiet; 0: JIT_MAX reached; -: not read)
@@ -623,7 +684,7 @@ warm_path() {
 
 # an estimate: per reference and round, start-up (about 10 s on 2 cores), the first path's warm-up and a
 # short one on each later path; per variant, the same (but for the references, already warm) and, per
-# path, its run and the reference's right before and after it (the references themselves: their run only); a second
+# path, its slices and the reference's around them (the references themselves: their run only); a second
 # to stop each JVM. The JIT-settled warm-ups add 0 to JIT_MAX s per path of each JVM
 estimate=0
 jvms=0
@@ -638,7 +699,7 @@ for variant in $VARIANTS; do
 	if is_ref "$variant"; then
 		estimate=$((estimate + np * DURATION_S))
 	else
-		estimate=$((estimate + 11 + WARMUP_S + 3 * np * DURATION_S + (np - 1) * PATH_WARMUP_S))
+		estimate=$((estimate + 11 + WARMUP_S + np * (2 * SLICE_COUNT + 1) * SLICE_S + (np - 1) * PATH_WARMUP_S))
 		jvms=$((jvms + 1))
 		warmups=$((warmups + np))
 	fi
@@ -646,7 +707,7 @@ done
 estimate=$((estimate * ROUNDS + 3 * REDIS_BENCH_N / 40000 + (JMH ? 100 : 0)))
 jit_most=$((JIT_ON ? warmups * ROUNDS * JIT_MAX_S : 0))
 runs=$((ROUNDS * $(wc -w <<<"$VARIANTS")))
-log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path, with $DURATION of its reference right before and after ($REFS: up through each round)"
+log "$runs runs: ${ROUNDS} round(s) x [$VARIANTS], wrk -t$THREADS -c$CONNECTIONS; per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one, $DURATION measured per path in $SLICE_COUNT slices of ${SLICE_S}s, each between two of its reference's ($REFS: up through each round)"
 if ((JIT_ON)); then
 	log "estimated time from here: about $(((estimate + 59) / 60)) minutes, and up to $(((jit_most + 59) / 60)) more while the JITs settle ($warmups warm-ups of $jvms JVMs a round, at most ${JIT_MAX_S}s each)"
 else
@@ -710,19 +771,28 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			warmup_failures=$(($(store_failures) - warmup_failures))
 			failures_before=$(store_failures)
 			failures_open=$(breaker_open)
-			# the reference on the same path for as long, right before and right after (outside the
-			# commandstats: its requests are never counted as the variant's trips): the mean of the two is
-			# the denominator of the variant's ratio, so a machine that speeds up or slows down through the
-			# three runs tilts the ratio neither way
-			rb=""
-			if ! is_ref "$VARIANT"; then
-				rb=$(run_wrk "$ref-before-$VARIANT" "$path" "$DURATION" "$method" "http://127.0.0.1:${REF_PORT[$ref]}$uri" "$addresses" 0)
-			fi
-			if uses_redis "$VARIANT"; then command_stats "$WORK/commands-before"; fi
-			r=$(run_wrk "$VARIANT" "$path" "$DURATION" "$method" "$url" "$addresses" 0)
-			if uses_redis "$VARIANT"; then
-				command_stats "$WORK/commands-after"
-				calls=$(command_trips "$WORK/commands-before" "$WORK/commands-after" "$sample")
+			# interleaved with the reference on the same path (see interleaved); the references never use
+			# Redis, so the commandstats around the whole count the variant's trips alone
+			ref_rps="-"
+			ref_p99="-"
+			ref_ratio="-"
+			ref_note=""
+			if is_ref "$VARIANT"; then
+				r=$(run_wrk "$VARIANT" "$path" "$DURATION" "$method" "$url" "$addresses" 0)
+			else
+				if uses_redis "$VARIANT"; then command_stats "$WORK/commands-before"; fi
+				r=$(interleaved "$VARIANT" "$ref" "$path" "$method" "$url" "http://127.0.0.1:${REF_PORT[$ref]}$uri" "$addresses")
+				if uses_redis "$VARIANT"; then
+					command_stats "$WORK/commands-after"
+					calls=$(command_trips "$WORK/commands-before" "$WORK/commands-after" "$sample")
+				fi
+				ref_rps=$(field ref_rps "$r")
+				ref_p99=$(field ref_p99_us "$r")
+				ref_ratio=$(field ratio "$r")
+				ref_note="; $ref between its slices: $(field ref_slices "$r") req/s, x $ref_ratio (median of $(field slices "$r") slices: $(field slice_ratios "$r"))"
+				if (($(field ref_errors "$r") > 0)); then
+					log "  WARNING: the reference $ref answered $(field ref_errors "$r") statuses >= 400 or socket errors on $path"
+				fi
 			fi
 			read -r c_evalsha c_eval c_ping c_other c_trips c_scripts c_keys c_unsampled <<<"$calls"
 			failures=$(($(store_failures) - failures_before + failures_open))
@@ -730,24 +800,10 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 				KEEP_LOGS=1
 				log "  the store failed during the $( ((failures > 0)) && echo run || echo warm-up) of $path (log: $APP_LOG): $(grep -E "$STORE_FAILED" "$APP_LOG" | tail -n 1 | cut -c1-240)"
 			fi
-			ref_rps="-"
-			ref_p99="-"
-			ref_note=""
-			if ! is_ref "$VARIANT"; then
-				rr=$(run_wrk "$ref-after-$VARIANT" "$path" "$DURATION" "$method" "http://127.0.0.1:${REF_PORT[$ref]}$uri" "$addresses" 0)
-				ref_rps=$(awk -v a="$(field rps "$rb")" -v b="$(field rps "$rr")" 'BEGIN { printf "%.1f", (a + b) / 2 }')
-				ref_p99=$(awk -v a="$(field p99_us "$rb")" -v b="$(field p99_us "$rr")" 'BEGIN { printf "%.0f", (a + b) / 2 }')
-				ref_note="; $ref right before and after: $(field rps "$rb") and $(field rps "$rr") req/s, p99 $ref_p99 us (mean), x $(awk -v a="$(field rps "$r")" -v b="$ref_rps" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
-				for x in "$rb" "$rr"; do
-					if (($(field status_errors "$x") + $(field socket_errors "$x") > 0)); then
-						log "  WARNING: the reference $ref answered $(field status_errors "$x") statuses >= 400 and $(field socket_errors "$x") socket errors on $path (of $(field requests "$x"))"
-					fi
-				done
-			fi
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$VARIANT" "$path" "$(field rps "$r")" \
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$VARIANT" "$path" "$(field rps "$r")" \
 				"$(field p50_us "$r")" "$(field p99_us "$r")" "$(field requests "$r")" "$(field status_errors "$r")" \
 				"$(field socket_errors "$r")" "$c_evalsha" "$c_eval" "$c_ping" "$c_other" "$c_trips" "$c_scripts" "$c_keys" \
-				"$failures" "$c_unsampled" "$ref_rps" "$ref_p99" >>"$RESULTS"
+				"$failures" "$c_unsampled" "$ref_rps" "$ref_p99" "$ref_ratio" >>"$RESULTS"
 			trips=""
 			if [[ "$c_trips" != - ]]; then trips=", Redis trips/request $(awk -v c="$c_trips" -v n="$(field requests "$r")" 'BEGIN { printf "%.3f", (n > 0) ? c / n : 0 }')"; fi
 			log "  $path: $(field rps "$r") req/s, p50 $(field p50_us "$r") us, p99 $(field p99_us "$r") us, status>=400: $(field status_errors "$r")/$(field requests "$r")$trips$ref_note"
@@ -929,7 +985,8 @@ report() {
 	echo "redis:   $(first_line redis-server --version)"
 	echo "wrk:     $(first_line wrk -v | sed 's/ Copyright.*//')"
 	echo "tree:    $TREE; peer: bucket4j-spring-boot-starter $PEER_VERSION (Bucket4j $PEER_BUCKET4J)"
-	echo "run:     wrk -t$THREADS -c$CONNECTIONS -d$DURATION per path, with -d$DURATION on the reference right before and after ($REFS, up through each round);"
+	echo "run:     wrk -t$THREADS -c$CONNECTIONS -d$DURATION per path in $SLICE_COUNT slices of ${SLICE_S}s, each between two of the reference's ($REFS, up"
+	echo "         through each round); a run's x own-off is the median of its slices' (each over the reference's right before and after);"
 	echo "         per JVM a $WARMUP warm-up on the first path, $PATH_WARMUP on each later one; $ROUNDS round(s) alternating the variants,"
 	echo "         JAVA_OPTS=$JAVA_OPTS"
 	jit_summary
@@ -956,7 +1013,7 @@ report() {
 		function minof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1] + 0; for (i = 2; i <= n; i++) if (a[i] + 0 < m) m = a[i] + 0; return m }
 		function maxof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1] + 0; for (i = 2; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; return m }
 		function base(v) { return (v ~ /^floor-/) ? "floor-off" : "off" }
-		# the reference of row k in round r: its own runs right before and after (ref_rps, ref_p99_us), else the
+		# the reference of row k in round r: its own slices interleaved with the variant (ref_rps, ref_p99_us), else the
 		# reference row of the round (o). Sets refrps, refp99; 0 when there is none
 		function reference(k, o, r) {
 			if ((k, r) in rrps) { refrps = rrps[k, r]; refp99 = rp99[k, r]; return 1 }
@@ -979,6 +1036,7 @@ report() {
 			rps[k, round] = $4; p50[k, round] = $5 / 1000; p99[k, round] = $6 / 1000; n[k, round] = $7
 			req[k] += $7; err[k] += $8; sock[k] += $9; fails[k] += $17; unsampled[k] += $18
 			if ($19 != "" && $19 != "-" && $19 + 0 > 0) { rrps[k, round] = $19; rp99[k, round] = $20 / 1000 }
+			if ($21 != "" && $21 != "-") rratio[k, round] = $21
 			if ($14 != "-") { redis[k] = 1; ce[k, round] = $10; cv[k, round] = $11; cp[k, round] = $12; co[k, round] = $13; ct[k, round] = $14; cs[k, round] = $15; ck[k, round] = $16 }
 		}
 		END {
@@ -995,7 +1053,11 @@ report() {
 						if (!((k, r) in rps)) continue
 						lr = lr " " rps[k, r]; l50 = l50 " " p50[k, r]; l99 = l99 " " p99[k, r]
 						ratio = ""; dp = ""; trips = ""
-						if (reference(k, o, r)) { ratio = rps[k, r] / refrps; dp = p99[k, r] - refp99; lratio = lratio " " ratio; ldp99 = ldp99 " " dp }
+						if (reference(k, o, r)) {
+							# the median of the ratios of the interleaved slices, else req/s over the reference
+							ratio = ((k, r) in rratio) ? rratio[k, r] : rps[k, r] / refrps
+							dp = p99[k, r] - refp99; lratio = lratio " " ratio; ldp99 = ldp99 " " dp
+						}
 						if (k in redis) { trips = per(ct[k, r], n[k, r]); ltrips = ltrips " " trips }
 						printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v, p, r, ratio, dp, rps[k, r], trips) > tf
 					}
@@ -1033,10 +1095,11 @@ report() {
 				if (header) print ""
 			}
 			close(tf)
-			print "x own-off: req/s over the req/s of the same app with the limiter off (off; floor-off for floor-*) measured right"
-			print "before and right after it on the same path for as long (their mean), both JVMs up (the reference runs through the"
-			print "round), per round; median over the rounds (min-max: their range). +p99: p99 minus those reference runs'"'"' mean p99,"
-			print "median. trips/req: commands the app sent Redis in the measured run per request answered, median. statuses:"
+			print "x own-off: req/s over the req/s of the same app with the limiter off (off; floor-off for floor-*) in slices"
+			print "interleaved with it on the same path, each over the mean of the reference'"'"'s right before and after it, both JVMs"
+			print "up (the reference runs through the round); per round the median of the slices, then the median over the rounds"
+			print "(min-max: their range). +p99: the median of the slices'"'"' p99 minus the median of the reference'"'"'s, median over the"
+			print "rounds. trips/req: commands the app sent Redis in the measured run per request answered, median. statuses:"
 			print "counted per response in the warm-up; share of statuses >= 400 in the measured run (admitted: expect 0%;"
 			print "saturated: ~100%; off: 0%)."
 			if (ncmds) {
@@ -1137,7 +1200,7 @@ report() {
 				if (q != "") target("info: memory x off over floor-memory x floor-off, " p, sprintf("%.2f (%.2f / %.2f)", q, med(ratio, "memory", p), med(ratio, "floor-memory", p)), "")
 				x = med(dp99, "memory", p)
 				if (x != "") target("memory: added p99 < 1 ms, " p, sprintf("%+.2f ms", x), verdict(x < 1))
-				# quotients of the paired ratios (each x the off runs right before and after it): raw req/s of
+				# quotients of the paired ratios (each x the off slices interleaved with it): raw req/s of
 				# runs minutes apart would measure the drift of the machine as well
 				q = medq(ratio, "memory", p, "peer-memory", p)
 				if (q != "") target("memory ahead of peer-memory (x off over x off), " p, sprintf("%.2fx", q), verdict(q > 1))
