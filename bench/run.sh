@@ -47,7 +47,7 @@
 #     the sample app's store failed)
 #   JMH [1]: 0 skips the JMH step   JMH_THREADS [16]   JMH_OPTS [-f 1 -wi 2 -w 3s -i 3 -r 3s]
 #   BENCH_JAR: use this JMH jar instead of building it (built to bench/target/benchmarks.jar)
-# The default run takes about 40-45 minutes on 2 cores (builds included; more on a slow machine, where
+# The default run takes about 35-40 minutes on 2 cores (builds included; more on a slow machine, where
 # the JITs take longer to settle); it prints its estimate first. Per variant and round: about 10 s to
 # start, WARMUP + about 2 x DURATION on the first path, PATH_WARMUP + about 2 x DURATION on each later
 # path (its slices and the reference's around them, one more; the floor apps and redis-script-one run the
