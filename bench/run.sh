@@ -466,12 +466,15 @@ interleaved() {
 			}
 		}
 		END {
+			# a slice whose reference answered nothing has no ratio (not 0); none at all: "-", and the
+			# report falls back to the reference row of the round
 			for (i = 1; i <= nv; i++) {
 				mean = (rrps[i] + rrps[i + 1]) / 2
-				ratios = add(ratios, sprintf("%.3f", (mean > 0) ? vrps[i] / mean : 0))
+				if (mean > 0) ratios = add(ratios, sprintf("%.3f", vrps[i] / mean))
 			}
+			ratio = (ratios == "") ? "-" : sprintf("%.3f", median(ratios))
 			printf "requests=%d duration_us=%d rps=%.1f p50_us=%.0f p99_us=%.0f status_errors=%d socket_errors=%d", req, dur, (dur > 0) ? req * 1e6 / dur : 0, median(p50s), median(p99s), serr, sockerr
-			printf " ratio=%.3f ref_rps=%.1f ref_p99_us=%.0f slices=%d slice_ratios=%s ref_slices=%s ref_errors=%d\n", median(ratios), (rdur > 0) ? rreq * 1e6 / rdur : 0, median(rp99s), nv, ratios, refs, rerr
+			printf " ratio=%s ref_rps=%.1f ref_p99_us=%.0f slices=%d slice_ratios=%s ref_slices=%s ref_errors=%d\n", ratio, (rdur > 0) ? rreq * 1e6 / rdur : 0, median(rp99s), nv, (ratios == "") ? "-" : ratios, refs, rerr
 		}' <<<"$lines"
 }
 
